@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# SM4 for arm64 in Rust. Kbuild reads ./Kbuild; this Makefile is for people:
+#
+#   make run            build everything needed, boot the default VM, show the SM4 drivers
+#   make test           all test lanes (host, Linux 6.12, Linux 7.3)
+#   make KDIR=<dir>     build the modules against your own kernel build directory
+#   make clean
+
+KDIR ?=
+LANE ?= 6.12
+
+.PHONY: all modules run test clean kernel
+
+all: modules
+
+modules:
+ifeq ($(KDIR),)
+	scripts/bootstrap.sh
+	scripts/kernel.sh $(LANE)
+	scripts/modules.sh $(LANE) modules
+else
+	scripts/modules.sh $(KDIR) modules
+endif
+
+kernel:
+	scripts/bootstrap.sh
+	scripts/kernel.sh $(LANE)
+
+run:
+	LANE=$(LANE) scripts/run.sh
+
+test:
+	scripts/test.sh
+
+clean:
+	rm -f *.o *.ko *.mod *.mod.c *.mod.o .*.cmd modules.order Module.symvers \
+		crypto_bindings_generated.rs .crypto_bindings_generated.rs.d

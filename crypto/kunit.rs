@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! KUnit suites declared from Rust.
+//!
+//! C header: [`include/kunit/test.h`](srctree/include/kunit/test.h).
+//!
+//! Linux 6.12 has no Rust macro for KUnit suites and later kernels' `#[kunit_tests]` is
+//! only compiled with `CONFIG_KUNIT=y`; [`suite!`] works on both. It builds the
+//! `struct kunit_case` array and `struct kunit_suite` at compile time and places a pointer to
+//! the suite in the module's `.kunit_test_suites` section, where KUnit finds it when the
+//! module is loaded. Test functions return [`TestResult`]; the [`check!`], [`check_eq!`] and
+//! [`check_ok!`] macros fail the test case with the failing expression and its location.
+
+use super::bindings;
+use core::cell::UnsafeCell;
+
+/// Why a test case failed: where, and the check that did not hold.
+pub struct Failure {
+    /// Source file of the failed check.
+    pub file: &'static str,
+    /// Line of the failed check.
+    pub line: u32,
+    /// The check, as written.
+    pub what: &'static str,
+}
+
+/// What a test case returns.
+pub type TestResult = core::result::Result<(), Failure>;
+
+/// A test case: a type standing for one test function (made by [`suite!`]).
+pub trait Case {
+    /// The test's name, as KUnit prints it.
+    const NAME: &'static str;
+    /// Runs the test.
+    fn run() -> TestResult;
+}
+
+/// `kunit_case::run_case` of `C`.
+///
+/// # Safety
+///
+/// Called by KUnit with the running test.
+pub unsafe extern "C" fn run_case<C: Case>(test: *mut bindings::kunit) {
+    if let Err(f) = C::run() {
+        kernel::pr_err!(
+            "    # {}: check failed at {}:{}: {}\n",
+            C::NAME,
+            f.file,
+            f.line,
+            f.what
+        );
+        // SAFETY: `test` is the running test, valid for the duration of this call; KUnit
+        // reads `status` after the case returns (this is `kunit_set_failure()`).
+        unsafe {
+            core::ptr::write_volatile(
+                core::ptr::addr_of_mut!((*test).status),
+                bindings::kunit_status_KUNIT_FAILURE,
+            )
+        };
+    }
+}
+
+/// A C object that KUnit writes to, placed in a `static`.
+#[repr(transparent)]
+pub struct KunitCell<T>(UnsafeCell<T>);
+
+impl<T> KunitCell<T> {
+    /// Wraps `v`.
+    pub const fn new(v: T) -> Self {
+        Self(UnsafeCell::new(v))
+    }
+
+    /// A raw pointer to the contents.
+    pub const fn get(&self) -> *mut T {
+        self.0.get()
+    }
+}
+
+// SAFETY: only KUnit accesses the contents, and it serialises the runs of a suite.
+unsafe impl<T> Sync for KunitCell<T> {}
+
+/// An entry of the `.kunit_test_suites` section: a pointer to a suite.
+#[repr(transparent)]
+pub struct SuiteEntry(pub *mut bindings::kunit_suite);
+
+// SAFETY: the pointer is only read, by KUnit.
+unsafe impl Sync for SuiteEntry {}
+
+/// A `kunit_case` for `C`.
+pub const fn case<C: Case>(name: &'static core::ffi::CStr) -> bindings::kunit_case {
+    // SAFETY: `kunit_case` is a C struct for which all-zero is valid (and is what C's
+    // `KUNIT_CASE()` leaves in the fields it does not name).
+    let mut c: bindings::kunit_case = unsafe { core::mem::zeroed() };
+    c.run_case = Some(run_case::<C>);
+    c.name = name.as_ptr();
+    c
+}
+
+/// The terminating, all-zero `kunit_case`.
+pub const fn case_end() -> bindings::kunit_case {
+    // SAFETY: all-zero is the terminator KUnit looks for.
+    unsafe { core::mem::zeroed() }
+}
+
+/// A `kunit_suite` named `name` running `cases` (terminated by [`case_end`]).
+pub const fn new_suite(
+    name: &core::ffi::CStr,
+    cases: *mut bindings::kunit_case,
+) -> bindings::kunit_suite {
+    // SAFETY: `kunit_suite` is a C struct for which all-zero is valid.
+    let mut s: bindings::kunit_suite = unsafe { core::mem::zeroed() };
+    s.name = super::name_array(name);
+    s.test_cases = cases;
+    s
+}
+
+/// Fails the test case unless `cond` holds.
+macro_rules! check {
+    ($cond:expr) => {
+        if !$cond {
+            return Err($crate::crypto::kunit::Failure {
+                file: file!(),
+                line: line!(),
+                what: stringify!($cond),
+            });
+        }
+    };
+}
+pub(crate) use check;
+
+/// Evaluates to the `Ok` value of `$result`, or fails the test case.
+macro_rules! check_ok {
+    ($result:expr) => {
+        match $result {
+            Ok(v) => v,
+            Err(_) => {
+                return Err($crate::crypto::kunit::Failure {
+                    file: file!(),
+                    line: line!(),
+                    what: concat!(stringify!($result), " is Ok"),
+                })
+            }
+        }
+    };
+}
+pub(crate) use check_ok;
+
+/// Fails the test case unless `left == right`, printing both.
+macro_rules! check_eq {
+    ($left:expr, $right:expr) => {{
+        let (l, r) = (&$left, &$right);
+        if l != r {
+            ::kernel::pr_err!("    # left:  {:02x?}\n    # right: {:02x?}\n", l, r);
+            return Err($crate::crypto::kunit::Failure {
+                file: file!(),
+                line: line!(),
+                what: concat!(stringify!($left), " == ", stringify!($right)),
+            });
+        }
+    }};
+}
+pub(crate) use check_eq;
+
+/// Declares a KUnit suite named `$suite` with the test functions `$test`
+/// (each `fn() -> TestResult`), run when the module is loaded.
+macro_rules! suite {
+    ($suite:literal, [$($test:ident),+ $(,)?]) => {
+        const _: () = {
+            use $crate::crypto::{bindings, kunit};
+            $(
+                #[allow(non_camel_case_types)]
+                struct $test {}
+                impl kunit::Case for $test {
+                    const NAME: &'static str = stringify!($test);
+                    fn run() -> kunit::TestResult {
+                        $test()
+                    }
+                }
+            )+
+            static CASES: kunit::KunitCell<[bindings::kunit_case; [$(stringify!($test)),+].len() + 1]> =
+                kunit::KunitCell::new([
+                    $(kunit::case::<$test>(
+                        match core::ffi::CStr::from_bytes_with_nul(
+                            concat!(stringify!($test), "\0").as_bytes()
+                        ) {
+                            Ok(n) => n,
+                            Err(_) => panic!("test name"),
+                        }
+                    ),)+
+                    kunit::case_end(),
+                ]);
+            static SUITE: kunit::KunitCell<bindings::kunit_suite> =
+                kunit::KunitCell::new(kunit::new_suite($suite, CASES.get().cast()));
+            #[used]
+            #[link_section = ".kunit_test_suites"]
+            static ENTRY: kunit::SuiteEntry = kunit::SuiteEntry(SUITE.get());
+        };
+    };
+}
+pub(crate) use suite;

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# modules.sh KDIR|LANE [make args...]: builds this repository's modules out of tree against
+# the kernel build directory KDIR, or the cached test kernel of LANE (6.12, 7.3), as
+# make -C KDIR M=<repo>, with the toolchain that built the kernel.
+source "$(dirname "$0")/lib.sh"
+
+kdir=${1:?usage: modules.sh KDIR|LANE [make args]}
+shift
+case " ${LANES_ALL[*]} " in *" $kdir "*) kdir=$(lane_build_dir "$kdir") ;; esac
+[ -f "$kdir/Module.symvers" ] || die "$kdir is not a built kernel tree (no Module.symvers)"
+grep -q '^CONFIG_RUST=y' "$kdir/.config" || die "$kdir was built without CONFIG_RUST"
+# The modules of this repository and the Kconfig symbols that select them.
+MODS=(CONFIG_CRYPTO_SM4_GENERIC=m)
+"${KMAKE[@]}" -C "$kdir" M="$REPO" "${MODS[@]}" "$@"

@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the guest scenarios. Results are printed as
+#   SM4RS-RESULT PASS|FAIL <test name> [(reason)]
+# and read back by scripts/vm.sh on the host.
+
+pass() { echo "SM4RS-RESULT PASS $1"; }
+fail() { echo "SM4RS-RESULT FAIL $1${2:+ ($2)}"; }
+
+# Loads one of our modules by file name; the KUnit suites inside run during the load.
+load_ours() {
+	if insmod "/lib/modules/sm4rs/$1.ko"; then
+		pass "load.$1"
+	else
+		fail "load.$1" "insmod failed"
+		return 1
+	fi
+}
+
+# Prints the /proc/crypto field $2 of the entry whose driver is $1.
+crypto_field() {
+	awk -v drv="$1" -v key="$2" '
+		/^name/ { name = $3; d = "" }
+		/^driver/ { d = $3 }
+		d == drv && $1 == key { print $3; exit }' /proc/crypto
+}
+
+# Prints the driver that serves algorithm name $1: the highest-priority tested entry.
+serving_driver() {
+	awk -v alg="$1" '
+		/^name/ { n = $3; d = ""; p = -1 }
+		/^driver/ { d = $3 }
+		/^priority/ { p = $3 }
+		/^$/ { if (n == alg && p > best) { best = p; bd = d } n = "" }
+		END { if (n == alg && p > best) bd = d; print bd }' /proc/crypto
+}
+
+# Passes if the driver $1 is registered and testmgr's self-test of it passed.
+check_selftest() {
+	local st
+	st=$(crypto_field "$1" selftest)
+	case $st in
+	passed) pass "selftest.$1" ;;
+	"") fail "selftest.$1" "not registered" ;;
+	*) fail "selftest.$1" "selftest: $st" ;;
+	esac
+}
+
+# Runs tcrypt in mode $1 (testmgr on the algorithms of that mode) and checks the log.
+run_tcrypt_test() {
+	local mode=$1 name=$2 log
+	dmesg -c >/dev/null
+	insmod /lib/modules/kernel/tcrypt.ko mode="$mode" sec=0 2>/dev/null
+	log=$(dmesg -c)
+	if echo "$log" | grep -qE 'one or more tests failed|alg: .*(fail|FAIL)'; then
+		echo "$log" | grep -E 'tcrypt|alg:' | head -n 5
+		fail "testmgr.$name" "tcrypt mode=$mode reported failures"
+	else
+		pass "testmgr.$name"
+	fi
+}
+
+# Prints which driver serves each SM4 algorithm name, as /proc/crypto tells it.
+sm4_table() {
+	printf '%-16s %-28s %-8s %-14s %s\n' NAME DRIVER PRIORITY MODULE SELFTEST
+	awk '
+		/^name/ { n = $3 } /^driver/ { d = $3 } /^module/ { m = $3 }
+		/^priority/ { p = $3 } /^selftest/ { s = $3 }
+		/^$/ { if (n ~ /sm4/) printf "%-16s %-28s %-8s %-14s %s\n", n, d, p, m, s; n = "" }
+	' /proc/crypto | sort
+}
