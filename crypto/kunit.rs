@@ -164,7 +164,7 @@ pub(crate) use check_eq;
 /// Declares a KUnit suite named `$suite` with the test functions `$test`
 /// (each `fn() -> TestResult`), run when the module is loaded.
 macro_rules! suite {
-    ($suite:literal, [$($test:ident),+ $(,)?]) => {
+    ($suite:expr, [$($test:ident),+ $(,)?]) => {
         const _: () = {
             use $crate::crypto::{bindings, kunit};
             $(

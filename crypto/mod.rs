@@ -12,11 +12,16 @@
 //! no crypto headers. Drivers use the safe types here and never the raw bindings.
 //!
 //! - [`cipher`]: single-block ciphers (`CRYPTO_ALG_TYPE_CIPHER`).
+//! - [`skcipher`]: symmetric key ciphers (block cipher modes) and the skcipher walk.
+//! - [`simd`]: kernel-mode NEON sections.
 //! - [`kunit`]: KUnit suites declared from Rust, on kernels with and without `#[kunit_tests]`.
 
 pub mod bindings;
 pub mod cipher;
+mod compat;
 pub mod kunit;
+pub mod simd;
+pub mod skcipher;
 
 use core::ffi::{c_char, CStr};
 

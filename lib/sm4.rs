@@ -41,7 +41,7 @@ pub static SBOX: [u8; 256] = [
 ];
 
 /// System parameter FK, GB/T 32907-2016 section 7.3.
-const FK: [u32; 4] = [0xa3b1bac6, 0x56aa3350, 0x677d9197, 0xb27022dc];
+pub static FK: [u32; 4] = [0xa3b1bac6, 0x56aa3350, 0x677d9197, 0xb27022dc];
 
 /// Fixed parameters CK, GB/T 32907-2016 section 7.3: byte `j` of `CK[i]` is `(4i + j) * 7 mod 256`.
 pub static CK: [u32; ROUNDS] = [
@@ -149,10 +149,45 @@ pub struct Key {
 impl Key {
     /// Expands `key`; `None` unless it is exactly [`KEY_SIZE`] bytes long.
     pub fn new(key: &[u8]) -> Option<Self> {
-        let key: &[u8; KEY_SIZE] = key.try_into().ok()?;
+        Some(Self::from_bytes(key.try_into().ok()?))
+    }
+
+    /// Expands a key of exactly [`KEY_SIZE`] bytes.
+    pub fn from_bytes(key: &[u8; KEY_SIZE]) -> Self {
         let enc = RoundKeys::expand(key);
         let dec = enc.reversed();
-        Some(Key { enc, dec })
+        Key { enc, dec }
+    }
+
+    /// CFB encryption of `data` in place (any length; the last block may be partial),
+    /// `iv` left as the last whole ciphertext block (a partial block leaves it, as the
+    /// kernel's CFB did). The reference for the CFB drivers, which have no generic template
+    /// in the kernel any more.
+    pub fn cfb_encrypt(&self, iv: &mut Block, data: &mut [u8]) {
+        for chunk in data.chunks_mut(BLOCK_SIZE) {
+            let mut ks = *iv;
+            self.encrypt_block(&mut ks);
+            for (d, k) in chunk.iter_mut().zip(ks.iter()) {
+                *d ^= k;
+            }
+            if let Ok(c) = <&Block>::try_from(&*chunk) {
+                *iv = *c;
+            }
+        }
+    }
+
+    /// CFB decryption of `data` in place, as [`Key::cfb_encrypt`].
+    pub fn cfb_decrypt(&self, iv: &mut Block, data: &mut [u8]) {
+        for chunk in data.chunks_mut(BLOCK_SIZE) {
+            let mut ks = *iv;
+            self.encrypt_block(&mut ks);
+            if let Ok(c) = <&Block>::try_from(&*chunk) {
+                *iv = *c;
+            }
+            for (d, k) in chunk.iter_mut().zip(ks.iter()) {
+                *d ^= k;
+            }
+        }
     }
 
     /// Encrypts one block in place.
@@ -184,4 +219,15 @@ pub mod vectors {
     pub const STD_RK0: u32 = 0xf12186f9;
     /// See [`STD_RK0`].
     pub const STD_RK31: u32 = 0x9124a012;
+
+    /// CFB: key [`STD_KEY`], IV `00 01 .. 0f`, plaintext `00 01 .. 3f` (64 bytes), the
+    /// ciphertext from OpenSSL 3.0.22, checked against Python `cryptography`'s SM4-CFB:
+    /// `head -c 64 <bytes 00..3f> | openssl enc -sm4-cfb -K 0123456789abcdeffedcba9876543210
+    /// -iv 000102030405060708090a0b0c0d0e0f -nopad`. A 37-byte message is its prefix.
+    pub const CFB_CT: [u8; 64] = [
+        0x06, 0x99, 0x9e, 0x62, 0x39, 0xa3, 0x6e, 0xaa, 0x22, 0x84, 0xfd, 0x89, 0xed, 0xa5, 0xf7, 0x65,
+        0xca, 0xb2, 0x43, 0xc9, 0x11, 0xb8, 0x74, 0x79, 0xb3, 0xc4, 0x87, 0xb4, 0x5e, 0xce, 0xa6, 0x58,
+        0x4a, 0x2e, 0xeb, 0x37, 0x8d, 0x6d, 0x61, 0x2d, 0x5d, 0xd9, 0x7f, 0x41, 0x2d, 0x7f, 0x67, 0x13,
+        0x76, 0x8d, 0xe8, 0xf4, 0x44, 0x6c, 0x78, 0x6b, 0xe3, 0x06, 0xb6, 0xee, 0xfb, 0x0c, 0x6c, 0xa8,
+    ];
 }

@@ -12,7 +12,12 @@ kdir=$(lane_build_dir "$lane")
 timeout_s=${SM4RS_VM_TIMEOUT:-900}
 
 # --- modules and initramfs -------------------------------------------------------------
-"$REPO/scripts/modules.sh" "$kdir" -s modules >&2
+tag="[$lane $cpu]"
+if ! "$REPO/scripts/modules.sh" "$kdir" -s modules >&2; then
+	echo "FAIL $tag modules.build (see the compiler output above)"
+	echo "0 1" >>"${SM4RS_COUNTS:-/dev/null}"
+	exit 1
+fi
 work="$CACHE/vm/$lane-$mode-$cpu"
 rm -rf "$work" && mkdir -p "$work/root"/{bin,sbin,proc,sys,dev,tmp,tests,lib/modules/sm4rs,lib/modules/kernel}
 userspace=$("$REPO/scripts/userspace.sh")
@@ -37,7 +42,6 @@ set -e
 tr -d '\r' <"$log" >"$log.txt"
 
 # --- results ---------------------------------------------------------------------------
-tag="[$lane $cpu]"
 awk -v tag="$tag" -v qemu_rc="$qemu_rc" -v counts="${SM4RS_COUNTS:-/dev/null}" '
 	function result(ok, name, why) {
 		if (ok) { npass++; printf "PASS %s %s\n", tag, name }
@@ -67,8 +71,8 @@ awk -v tag="$tag" -v qemu_rc="$qemu_rc" -v counts="${SM4RS_COUNTS:-/dev/null}" '
 	}
 	END {
 		for (m in loaded) {
-			found = 0
-			for (s in suites) if (index(s, m) == 1) found = 1
+			found = 0; mm = m; gsub(/-/, "_", mm)
+			for (s in suites) if (index(s, mm) == 1) found = 1
 			result(found, "kunit." m ".ran", found ? "" : "no KUnit suite of this module ran")
 		}
 		result(begun && ended, "vm.completed",

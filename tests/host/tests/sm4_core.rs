@@ -100,3 +100,20 @@ fn matches_rustcrypto_sm4_on_random_keys_and_blocks() {
         }
     }
 }
+
+#[test]
+fn cfb_matches_openssl_whole_and_partial() {
+    let key = Key::new(&vectors::STD_KEY).expect("16-byte key");
+    let iv0: [u8; 16] = core::array::from_fn(|i| i as u8);
+    for len in [64usize, 37, 16, 5, 0] {
+        let pt: Vec<u8> = (0..len as u8).collect();
+        let mut ct = pt.clone();
+        let mut iv = iv0;
+        key.cfb_encrypt(&mut iv, &mut ct);
+        assert_eq!(ct[..], vectors::CFB_CT[..len], "encrypt, length {len}");
+        let mut back = ct.clone();
+        let mut iv = iv0;
+        key.cfb_decrypt(&mut iv, &mut back);
+        assert_eq!(back, pt, "decrypt, length {len}");
+    }
+}

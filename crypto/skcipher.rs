@@ -1,0 +1,708 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Symmetric key ciphers (`struct skcipher_alg`): block cipher modes over whole requests.
+//!
+//! C headers: [`include/crypto/skcipher.h`](srctree/include/crypto/skcipher.h),
+//! [`include/crypto/internal/skcipher.h`](srctree/include/crypto/internal/skcipher.h).
+//!
+//! A driver implements [`Skcipher`] for each mode and registers them together with
+//! [`Registration`]. Its `encrypt`/`decrypt` receive a [`Request`] whose data they process
+//! with [`Request::walk`]: the walk maps the request's scatterlists a virtually contiguous
+//! step at a time, and the driver says how many bytes of each step it left for the next one.
+//! Neither a step's data nor its IV can be used after the step, and the abstraction calls
+//! `skcipher_walk_done()` itself, outside any NEON section.
+
+use super::{bindings, name_array, wipe, Block};
+use core::{
+    ffi::{c_int, c_uint, CStr},
+    marker::PhantomData,
+    mem::{align_of, size_of},
+    pin::Pin,
+    ptr,
+};
+use kernel::{
+    alloc::{flags::GFP_KERNEL, KBox, KVec},
+    error::{
+        code::{EINVAL, ENOMEM},
+        to_result, Result,
+    },
+    types::Opaque,
+    ThisModule,
+};
+
+/// A key as given to [`Skcipher::set_key`], with the transform's request flags.
+pub struct Key<'a> {
+    bytes: &'a [u8],
+    flags: u32,
+}
+
+impl<'a> Key<'a> {
+    /// The key bytes.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// Whether the user asked for weak keys to be refused (`CRYPTO_TFM_REQ_FORBID_WEAK_KEYS`).
+    pub fn forbids_weak_keys(&self) -> bool {
+        self.flags & bindings::CRYPTO_TFM_REQ_FORBID_WEAK_KEYS != 0
+    }
+
+    /// The kernel's XTS key check (`xts_verify_key()`): an even length, and two different
+    /// halves when weak keys are forbidden or the kernel is in FIPS mode.
+    pub fn verify_xts(&self) -> Result {
+        let b = self.bytes;
+        if b.len() % 2 != 0 {
+            return Err(EINVAL);
+        }
+        let (k1, k2) = b.split_at(b.len() / 2);
+        if (fips_enabled() || self.forbids_weak_keys()) && k1 == k2 {
+            return Err(EINVAL);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(CONFIG_CRYPTO_FIPS)]
+fn fips_enabled() -> bool {
+    // SAFETY: `fips_enabled` is set once at boot and only read afterwards.
+    unsafe { bindings::fips_enabled != 0 }
+}
+
+#[cfg(not(CONFIG_CRYPTO_FIPS))]
+fn fips_enabled() -> bool {
+    false
+}
+
+/// A symmetric key cipher: one mode of a block cipher.
+pub trait Skcipher: 'static {
+    /// Algorithm name (`cra_name`), e.g. `c"cbc(sm4)"`.
+    const NAME: &'static CStr;
+    /// Driver name (`cra_driver_name`), e.g. `c"cbc-sm4-ce"`.
+    const DRIVER_NAME: &'static CStr;
+    /// Priority among the implementations of [`Skcipher::NAME`].
+    const PRIORITY: i32;
+    /// The length requests must be a multiple of: the block size, or 1 for stream modes.
+    const BLOCK_SIZE: u32;
+    /// The unit the mode works in (the underlying cipher's block for stream modes).
+    const CHUNK_SIZE: u32 = Self::BLOCK_SIZE;
+    /// The smallest step the walk should present when more data remains: a multiple of the
+    /// chunk size that the driver processes efficiently, or needs whole (ciphertext
+    /// stealing needs the last two blocks in one step).
+    const WALK_SIZE: u32 = Self::CHUNK_SIZE;
+    /// Smallest key length in bytes.
+    const MIN_KEY_SIZE: u32;
+    /// Largest key length in bytes.
+    const MAX_KEY_SIZE: u32;
+
+    /// The IV, e.g. `[u8; 16]`, or `[u8; 0]` for modes without one.
+    type Iv: Block;
+    /// Per-transform state (the expanded keys). Created with `Default`, dropped and wiped
+    /// when the transform is freed.
+    type Context: Default + Send + Sync;
+
+    /// Sets the key; the crypto API has checked its length against the limits above.
+    fn set_key(ctx: &mut Self::Context, key: &Key<'_>) -> Result;
+
+    /// Encrypts the request.
+    fn encrypt(ctx: &Self::Context, req: &mut Request<'_, Self::Iv>) -> Result;
+
+    /// Decrypts the request.
+    fn decrypt(ctx: &Self::Context, req: &mut Request<'_, Self::Iv>) -> Result;
+}
+
+/// The C callbacks of an [`Skcipher`].
+struct Adapter<T: Skcipher>(PhantomData<T>);
+
+impl<T: Skcipher> Adapter<T> {
+    /// The algorithm as the C API sees it, without `cra_module` (set at registration).
+    const ALG: bindings::skcipher_alg = {
+        assert!(
+            align_of::<T::Context>() <= bindings::SM4RS_CONST_CRYPTO_MINALIGN as usize,
+            "the context area is only aligned to CRYPTO_MINALIGN"
+        );
+        assert!(T::MIN_KEY_SIZE <= T::MAX_KEY_SIZE);
+        assert!(T::WALK_SIZE % T::CHUNK_SIZE == 0);
+        // SAFETY: `skcipher_alg` is a C struct of integers, arrays, pointers and optional
+        // function pointers, for all of which zero is valid.
+        let mut alg: bindings::skcipher_alg = unsafe { core::mem::zeroed() };
+        alg.setkey = Some(Self::setkey);
+        alg.encrypt = Some(Self::encrypt);
+        alg.decrypt = Some(Self::decrypt);
+        alg.init = Some(Self::init);
+        alg.exit = Some(Self::exit);
+        alg.walksize = T::WALK_SIZE;
+        // SAFETY: zero is valid for the common part too.
+        let mut co: bindings::skcipher_alg_common = unsafe { core::mem::zeroed() };
+        co.min_keysize = T::MIN_KEY_SIZE;
+        co.max_keysize = T::MAX_KEY_SIZE;
+        co.ivsize = T::Iv::SIZE as c_uint;
+        co.chunksize = T::CHUNK_SIZE;
+        co.base.cra_blocksize = T::BLOCK_SIZE;
+        co.base.cra_ctxsize = size_of::<T::Context>() as c_uint;
+        co.base.cra_priority = T::PRIORITY;
+        co.base.cra_name = name_array(T::NAME);
+        co.base.cra_driver_name = name_array(T::DRIVER_NAME);
+        alg.__bindgen_anon_1.co = co;
+        alg
+    };
+
+    /// The context of the transform `tfm`.
+    ///
+    /// # Safety
+    ///
+    /// `tfm` must be a live transform of this algorithm.
+    unsafe fn ctx(tfm: *mut bindings::crypto_tfm) -> *mut T::Context {
+        // SAFETY: the crypto API allocated `cra_ctxsize` bytes after the transform,
+        // aligned to CRYPTO_MINALIGN (enough for `T::Context`, checked in `ALG`).
+        unsafe { (*tfm).__crt_ctx.as_mut_ptr().cast() }
+    }
+
+    /// # Safety
+    ///
+    /// Called by the crypto API with a new transform of this algorithm.
+    unsafe extern "C" fn init(tfm: *mut bindings::crypto_skcipher) -> c_int {
+        // SAFETY: the context area is allocated and not yet initialised.
+        unsafe { ptr::write(Self::ctx(&raw mut (*tfm).base), T::Context::default()) };
+        0
+    }
+
+    /// # Safety
+    ///
+    /// Called by the crypto API once, when a transform initialised by `init` is freed.
+    unsafe extern "C" fn exit(tfm: *mut bindings::crypto_skcipher) {
+        // SAFETY: the transform is live and its context initialised.
+        let ctx = unsafe { Self::ctx(&raw mut (*tfm).base) };
+        // SAFETY: the context is never used again.
+        unsafe { ptr::drop_in_place(ctx) };
+        // SAFETY: the area is `size_of::<T::Context>()` bytes long.
+        unsafe { wipe(ctx.cast(), size_of::<T::Context>()) };
+    }
+
+    /// # Safety
+    ///
+    /// Called by the crypto API with a live transform (not used concurrently) and `len`
+    /// readable bytes at `key`.
+    unsafe extern "C" fn setkey(
+        tfm: *mut bindings::crypto_skcipher,
+        key: *const u8,
+        len: c_uint,
+    ) -> c_int {
+        // SAFETY: the transform is live; `base` is its `crypto_tfm`.
+        let base = unsafe { &raw mut (*tfm).base };
+        // SAFETY: setkey has exclusive use of the transform.
+        let ctx = unsafe { &mut *Self::ctx(base) };
+        let key = Key {
+            // SAFETY: `key` points to `len` readable bytes.
+            bytes: unsafe { core::slice::from_raw_parts(key, len as usize) },
+            // SAFETY: the transform is live.
+            flags: unsafe { (*base).crt_flags },
+        };
+        match T::set_key(ctx, &key) {
+            Ok(()) => 0,
+            Err(e) => e.to_errno(),
+        }
+    }
+
+    /// # Safety
+    ///
+    /// Called by the crypto API with a valid request on a transform of this algorithm.
+    unsafe extern "C" fn encrypt(req: *mut bindings::skcipher_request) -> c_int {
+        // SAFETY: as required by `Request::new` and `Self::ctx`.
+        let (ctx, mut req) = unsafe { (&*Self::ctx((*req).base.tfm), Request::new(req)) };
+        match T::encrypt(ctx, &mut req) {
+            Ok(()) => 0,
+            Err(e) => e.to_errno(),
+        }
+    }
+
+    /// # Safety
+    ///
+    /// As for [`Self::encrypt`].
+    unsafe extern "C" fn decrypt(req: *mut bindings::skcipher_request) -> c_int {
+        // SAFETY: as required by `Request::new` and `Self::ctx`.
+        let (ctx, mut req) = unsafe { (&*Self::ctx((*req).base.tfm), Request::new(req)) };
+        match T::decrypt(ctx, &mut req) {
+            Ok(()) => 0,
+            Err(e) => e.to_errno(),
+        }
+    }
+}
+
+/// The C description of one [`Skcipher`], for [`Registration::new`].
+pub struct Alg(bindings::skcipher_alg);
+
+/// Describes `T` for registration.
+pub const fn alg<T: Skcipher>() -> Alg {
+    Alg(Adapter::<T>::ALG)
+}
+
+/// A set of registered skciphers; dropping it unregisters them.
+///
+/// # Invariants
+///
+/// The algorithms in `algs` are registered with the crypto API for the lifetime of the
+/// object.
+pub struct Registration<const N: usize> {
+    algs: Pin<KBox<Opaque<[bindings::skcipher_alg; N]>>>,
+}
+
+impl<const N: usize> Registration<N> {
+    /// Registers `algs` (all or none), owned by `module`.
+    pub fn new(module: &'static ThisModule, algs: [Alg; N]) -> Result<Self> {
+        let mut c = algs.map(|a| a.0);
+        for a in c.iter_mut() {
+            a.__bindgen_anon_1.co.base.cra_module = module.as_ptr().cast();
+        }
+        let algs = KBox::pin(Opaque::new(c), GFP_KERNEL).map_err(|_| ENOMEM)?;
+        // SAFETY: `algs` holds `N` valid, pinned descriptions that outlive their
+        // registration (undone in `drop`). The call registers all or none.
+        to_result(unsafe {
+            bindings::crypto_register_skciphers(algs.get().cast(), N as c_int)
+        })?;
+        // INVARIANT: registered above.
+        Ok(Self { algs })
+    }
+}
+
+impl<const N: usize> Drop for Registration<N> {
+    fn drop(&mut self) {
+        // SAFETY: registered by the type invariant; live transforms pin the module, so none
+        // remains when its registrations are dropped.
+        unsafe { bindings::crypto_unregister_skciphers(self.algs.get().cast(), N as c_int) };
+    }
+}
+
+// SAFETY: only touched on creation and drop; the crypto API synchronises its own use.
+unsafe impl<const N: usize> Send for Registration<N> {}
+// SAFETY: `&Registration` gives no access to the algorithms.
+unsafe impl<const N: usize> Sync for Registration<N> {}
+
+/// A request handed to [`Skcipher::encrypt`] or [`Skcipher::decrypt`].
+///
+/// # Invariants
+///
+/// `req` is a valid request whose IV has `Iv::SIZE` bytes, exclusively ours for `'a`.
+pub struct Request<'a, Iv: Block> {
+    req: *mut bindings::skcipher_request,
+    _p: PhantomData<(&'a mut bindings::skcipher_request, Iv)>,
+}
+
+impl<Iv: Block> Request<'_, Iv> {
+    /// # Safety
+    ///
+    /// `req` must be a valid request on a transform whose IV size is `Iv::SIZE`, not used
+    /// elsewhere while the returned object lives.
+    unsafe fn new(req: *mut bindings::skcipher_request) -> Self {
+        // INVARIANT: guaranteed by the caller.
+        Self {
+            req,
+            _p: PhantomData,
+        }
+    }
+
+    /// The length of the data in bytes.
+    pub fn len(&self) -> usize {
+        // SAFETY: the request is valid by the type invariant.
+        unsafe { (*self.req).cryptlen as usize }
+    }
+
+    /// The request's IV (read before and between walks; each walk starts from it and
+    /// writes back the value it leaves).
+    pub fn iv(&mut self) -> &mut Iv {
+        // SAFETY: the request is valid and its IV has `Iv::SIZE` bytes (type invariant);
+        // `Iv` is a byte array, so any address is aligned; `&mut self` makes it exclusive.
+        unsafe { &mut *(*self.req).iv.cast::<Iv>() }
+    }
+
+    /// Whether the request has no data.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Processes the data a step at a time (`skcipher_walk_virt()`).
+    ///
+    /// `f` gets each step and returns how many bytes at its end it left unprocessed; they
+    /// come again at the start of the next step. A step has at least the algorithm's walk
+    /// size (or all that remains), and whole chunks unless it is the last; a request whose
+    /// length is not a multiple of the block size fails with `EINVAL`. Leaving bytes of a
+    /// step that the walk had to bounce through its own buffer also fails with `EINVAL`, so
+    /// `f` should only leave a partial chunk. The IV given to the steps is the request's,
+    /// written back at the end. Errors from `f` end the walk.
+    pub fn walk(&mut self, f: impl FnMut(&mut Step<'_, Iv>) -> Result<usize>) -> Result {
+        let len = self.len();
+        self.walk_range(0, len, f)
+    }
+
+    /// As [`Request::walk`], over `len` bytes of the data starting at `offset`, with the
+    /// request's IV. Ciphertext stealing walks the bulk of a request and then its last two
+    /// blocks this way, so that the walk hands over the tail whole.
+    pub fn walk_range(
+        &mut self,
+        offset: usize,
+        len: usize,
+        mut f: impl FnMut(&mut Step<'_, Iv>) -> Result<usize>,
+    ) -> Result {
+        let end = offset.checked_add(len).ok_or(EINVAL)?;
+        if end > self.len() {
+            return Err(EINVAL);
+        }
+        // A copy of the request's header (not its context), limited to the range: the walk
+        // only reads the transform, flags, lengths, scatterlists and IV pointer from it.
+        // SAFETY: the request is valid; `skcipher_request` is plain data.
+        let mut sub = unsafe { ptr::read(self.req) };
+        sub.cryptlen = len as c_uint;
+        // SAFETY: all-zero is a valid scatterlist before `scatterwalk_ffwd` fills it.
+        let mut sg: [[bindings::scatterlist; 2]; 2] = unsafe { core::mem::zeroed() };
+        if offset > 0 {
+            let (src, dst) = (sub.src, sub.dst);
+            // SAFETY: `src` is the request's valid source scatterlist, at least `end` bytes
+            // long; `sg[0]` has room for the two entries `scatterwalk_ffwd` may write.
+            sub.src = unsafe { bindings::scatterwalk_ffwd(sg[0].as_mut_ptr(), src, offset as _) };
+            sub.dst = if dst == src {
+                sub.src
+            } else {
+                // SAFETY: as above, for the destination.
+                unsafe { bindings::scatterwalk_ffwd(sg[1].as_mut_ptr(), dst, offset as _) }
+            };
+        }
+        // SAFETY: all-zero is a valid (unstarted) walk; `skcipher_walk_virt` initialises it.
+        let mut walk: bindings::skcipher_walk = unsafe { core::mem::zeroed() };
+        let w = &raw mut walk;
+        // SAFETY: `w` is a walk that does not move until it ends (it is not used after the
+        // last `skcipher_walk_done`), and `sub` (with `sg`) outlives it.
+        let mut err = unsafe { bindings::skcipher_walk_virt(w, &raw mut sub, false) };
+        // SAFETY: `w` is live; `nbytes` is 0 once the walk ended.
+        while err == 0 && unsafe { (*w).nbytes } != 0 {
+            // SAFETY: the walk is live and mapped its step.
+            let mut step = unsafe { Step::new(w) };
+            let n = step.len();
+            let res = match f(&mut step) {
+                Ok(left) if left <= n => left as c_int,
+                Ok(_) => EINVAL.to_errno(),
+                Err(e) => e.to_errno(),
+            };
+            // SAFETY: ends the step (`res` bytes left, or an error that ends the walk).
+            err = unsafe { bindings::skcipher_walk_done(w, res) };
+        }
+        to_result(err)
+    }
+}
+
+/// One step of a walk: the data mapped now and the IV.
+///
+/// # Invariants
+///
+/// `walk` is a live walk whose current step maps `nbytes` bytes at its virtual source and
+/// destination (equal, or not overlapping), and whose `iv` has `Iv::SIZE` bytes.
+pub struct Step<'a, Iv: Block> {
+    walk: *mut bindings::skcipher_walk,
+    _p: PhantomData<(&'a mut bindings::skcipher_walk, Iv)>,
+}
+
+impl<Iv: Block> Step<'_, Iv> {
+    /// # Safety
+    ///
+    /// `walk` must be live, with a mapped step, for the lifetime of the result.
+    unsafe fn new(walk: *mut bindings::skcipher_walk) -> Self {
+        // INVARIANT: guaranteed by the caller.
+        Self {
+            walk,
+            _p: PhantomData,
+        }
+    }
+
+    /// The number of bytes in this step.
+    pub fn len(&self) -> usize {
+        // SAFETY: the walk is live by the type invariant.
+        unsafe { (*self.walk).nbytes as usize }
+    }
+
+    /// Whether the step is empty (never, for steps the walk hands out).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The number of bytes left in the request, this step included.
+    pub fn total(&self) -> usize {
+        // SAFETY: the walk is live by the type invariant.
+        unsafe { (*self.walk).total as usize }
+    }
+
+    /// The step's data and the IV.
+    pub fn data(&mut self) -> (InOut<'_>, &mut Iv) {
+        let (src, dst) = super::compat::walk_addrs(self.walk);
+        // INVARIANT: the walk maps `len` bytes at `src` and `dst`, equal or disjoint.
+        let io = InOut {
+            src,
+            dst,
+            len: self.len(),
+            _p: PhantomData,
+        };
+        // SAFETY: the walk's IV buffer has `Iv::SIZE` bytes and lives as long as the walk;
+        // `Iv` is a byte array, so any address is aligned.
+        let iv = unsafe { &mut *(*self.walk).iv.cast::<Iv>() };
+        (io, iv)
+    }
+}
+
+/// Data to transform: `len` bytes read from `src` and written to `dst`, which are the same
+/// memory (in place) or do not overlap.
+///
+/// # Invariants
+///
+/// `src` is readable and `dst` writable for `len` bytes during `'a`; they are equal or
+/// disjoint, and nothing else accesses them during `'a`.
+pub struct InOut<'a> {
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+    _p: PhantomData<&'a mut [u8]>,
+}
+
+impl<'a> InOut<'a> {
+    /// In-place data in a buffer of the caller's (e.g. a block on the stack).
+    pub fn in_place(buf: &'a mut [u8]) -> Self {
+        let p = buf.as_mut_ptr();
+        // INVARIANT: `buf` is ours for `'a`; source and destination are the same memory.
+        Self {
+            src: p,
+            dst: p,
+            len: buf.len(),
+            _p: PhantomData,
+        }
+    }
+
+    /// The number of bytes.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The source, readable for [`InOut::len`] bytes (for assembly routines).
+    pub fn src(&self) -> *const u8 {
+        self.src
+    }
+
+    /// The destination, writable for [`InOut::len`] bytes (for assembly routines).
+    pub fn dst(&mut self) -> *mut u8 {
+        self.dst
+    }
+
+    /// Splits into the first `n` bytes (at most [`InOut::len`]) and the rest.
+    pub fn split_at(self, n: usize) -> (InOut<'a>, InOut<'a>) {
+        let n = n.min(self.len);
+        // INVARIANT: both halves are within the original ranges and disjoint.
+        (
+            InOut {
+                len: n,
+                ..self
+            },
+            InOut {
+                // SAFETY: `n <= len`, so the offsets stay in bounds.
+                src: unsafe { self.src.add(n) },
+                // SAFETY: as above.
+                dst: unsafe { self.dst.add(n) },
+                len: self.len - n,
+                _p: PhantomData,
+            },
+        )
+    }
+
+    /// Copies the first `buf.len()` source bytes (at most [`InOut::len`]) into `buf`.
+    pub fn read(&self, buf: &mut [u8]) {
+        let n = buf.len().min(self.len);
+        // SAFETY: `src` is readable for `len >= n` bytes and `buf` is a distinct buffer.
+        unsafe { ptr::copy_nonoverlapping(self.src, buf.as_mut_ptr(), n) };
+    }
+
+    /// Writes `buf` (at most [`InOut::len`] bytes of it) to the destination.
+    pub fn write(&mut self, buf: &[u8]) {
+        let n = buf.len().min(self.len);
+        // SAFETY: `dst` is writable for `len >= n` bytes and `buf` is a distinct buffer.
+        unsafe { ptr::copy_nonoverlapping(buf.as_ptr(), self.dst, n) };
+    }
+}
+
+/// A transform of a registered skcipher, for tests: allocated by name, used synchronously
+/// on buffers given as scatterlists of chosen piece sizes.
+///
+/// # Invariants
+///
+/// `tfm` is a live skcipher transform owned by this object.
+pub struct Tfm {
+    tfm: *mut bindings::crypto_skcipher,
+}
+
+impl Tfm {
+    /// Allocates a synchronous transform of the skcipher with driver or algorithm name `name`.
+    pub fn new(name: &CStr) -> Result<Self> {
+        // SAFETY: `name` is a valid C string; mask out asynchronous implementations.
+        let tfm = unsafe {
+            bindings::crypto_alloc_skcipher(name.as_ptr(), 0, bindings::CRYPTO_ALG_ASYNC)
+        };
+        let tfm = kernel::error::from_err_ptr(tfm)?;
+        // INVARIANT: a successful allocation gives a live transform.
+        Ok(Self { tfm })
+    }
+
+    /// The driver name of the implementation.
+    pub fn driver_name(&self) -> &CStr {
+        // SAFETY: the transform and its algorithm are live; the name is NUL-terminated.
+        unsafe { CStr::from_ptr((*(*self.tfm).base.__crt_alg).cra_driver_name.as_ptr()) }
+    }
+
+    /// Sets the key (`crypto_skcipher_setkey()`).
+    pub fn set_key(&mut self, key: &[u8]) -> Result {
+        let len = c_uint::try_from(key.len()).map_err(|_| EINVAL)?;
+        // SAFETY: the transform is live and `key` is `len` bytes.
+        to_result(unsafe { bindings::crypto_skcipher_setkey(self.tfm, key.as_ptr(), len) })
+    }
+
+    /// Sets or clears `CRYPTO_TFM_REQ_FORBID_WEAK_KEYS`.
+    pub fn forbid_weak_keys(&mut self, on: bool) {
+        // SAFETY: the transform is live and not in use.
+        let flags = unsafe { &mut (*self.tfm).base.crt_flags };
+        if on {
+            *flags |= bindings::CRYPTO_TFM_REQ_FORBID_WEAK_KEYS;
+        } else {
+            *flags &= !bindings::CRYPTO_TFM_REQ_FORBID_WEAK_KEYS;
+        }
+    }
+
+    /// Encrypts `src` into `dst` (or in place if `dst` is `None`), both given as
+    /// scatterlists cut into pieces of the sizes in `pieces` (cycled); `iv` (of the
+    /// algorithm's IV size) is updated with the IV the request leaves.
+    pub fn encrypt(
+        &self,
+        src: &mut KVec<u8>,
+        dst: Option<&mut KVec<u8>>,
+        iv: &mut [u8],
+        pieces: &[usize],
+    ) -> Result {
+        self.crypt(true, src, dst, iv, pieces)
+    }
+
+    /// Decrypts, as [`Tfm::encrypt`].
+    pub fn decrypt(
+        &self,
+        src: &mut KVec<u8>,
+        dst: Option<&mut KVec<u8>>,
+        iv: &mut [u8],
+        pieces: &[usize],
+    ) -> Result {
+        self.crypt(false, src, dst, iv, pieces)
+    }
+
+    fn crypt(
+        &self,
+        enc: bool,
+        src: &mut KVec<u8>,
+        dst: Option<&mut KVec<u8>>,
+        iv: &mut [u8],
+        pieces: &[usize],
+    ) -> Result {
+        let len = src.len();
+        if let Some(d) = &dst {
+            if d.len() != len {
+                return Err(EINVAL);
+            }
+        }
+        // SAFETY: the transform is live.
+        let reqsize = unsafe { (*self.tfm).reqsize } as usize;
+        // The IV goes to the heap, in a buffer of the largest IV size (`MAX_IVLEN`), so a
+        // short `iv` cannot make the driver read past it.
+        let mut ivbuf = KVec::from_elem(0u8, 32, GFP_KERNEL)?;
+        let ivsize = iv.len().min(32);
+        ivbuf[..ivsize].copy_from_slice(&iv[..ivsize]);
+        let src_sg = Sgl::new(src.as_mut_ptr(), len, pieces)?;
+        let dst_sg = match dst {
+            Some(d) => Some(Sgl::new(d.as_mut_ptr(), len, pieces)?),
+            None => None,
+        };
+        // A request with its context, zeroed (no callback: the transform is synchronous).
+        let words = (size_of::<bindings::skcipher_request>() + reqsize).div_ceil(8);
+        let mut mem = KVec::<u64>::from_elem(0, words, GFP_KERNEL)?;
+        let req = mem.as_mut_ptr().cast::<bindings::skcipher_request>();
+        let src_ptr = src_sg.as_ptr();
+        let dst_ptr = dst_sg.as_ref().map_or(src_ptr, |d| d.as_ptr());
+        // SAFETY: `req` is zeroed memory of the request's size and alignment; this fills in
+        // what `skcipher_request_set_tfm()` and `skcipher_request_set_crypt()` would.
+        unsafe {
+            (*req).base.tfm = &raw mut (*self.tfm).base;
+            (*req).src = src_ptr;
+            (*req).dst = dst_ptr;
+            (*req).cryptlen = len as c_uint;
+            (*req).iv = ivbuf.as_mut_ptr();
+        }
+        // SAFETY: the request is complete; the buffers outlive the synchronous call.
+        let r = to_result(unsafe {
+            if enc {
+                bindings::crypto_skcipher_encrypt(req)
+            } else {
+                bindings::crypto_skcipher_decrypt(req)
+            }
+        });
+        iv[..ivsize].copy_from_slice(&ivbuf[..ivsize]);
+        r
+    }
+}
+
+impl Drop for Tfm {
+    fn drop(&mut self) {
+        // SAFETY: by the type invariant the transform is live and owned by us.
+        unsafe {
+            bindings::crypto_destroy_tfm(self.tfm.cast(), &raw mut (*self.tfm).base)
+        };
+    }
+}
+
+/// A scatterlist over a heap buffer, cut into pieces.
+struct Sgl {
+    sg: KVec<bindings::scatterlist>,
+}
+
+impl Sgl {
+    /// Describes `len` bytes at `buf` (kmalloc'd memory) in pieces of the sizes in
+    /// `pieces`, cycled (a piece of 0 is taken as 1).
+    fn new(buf: *mut u8, len: usize, pieces: &[usize]) -> Result<Self> {
+        let mut sizes = KVec::new();
+        let mut off = 0;
+        let mut i = 0;
+        while off < len || sizes.is_empty() {
+            let p = pieces.get(i % pieces.len().max(1)).copied().unwrap_or(len).max(1);
+            let p = p.min(len - off);
+            sizes.push(p, GFP_KERNEL)?;
+            off += p;
+            i += 1;
+            if len == 0 {
+                break;
+            }
+        }
+        let n = sizes.len();
+        // SAFETY: all-zero is a valid scatterlist entry before `sg_init_table`.
+        let mut sg = KVec::from_elem(unsafe { core::mem::zeroed() }, n, GFP_KERNEL)?;
+        // SAFETY: `sg` has `n` entries.
+        unsafe { bindings::sg_init_table(sg.as_mut_ptr(), n as c_uint) };
+        let mut off = 0;
+        for (k, &size) in sizes.iter().enumerate() {
+            // SAFETY: `buf + off` is in the kmalloc'd buffer; `sg_init_one` sets one entry
+            // for it (and marks it as the end, undone below for all but the last).
+            unsafe {
+                bindings::sg_init_one(&raw mut sg[k], buf.add(off).cast(), size as c_uint)
+            };
+            if k + 1 < n {
+                sg[k].page_link &= !(bindings::SG_END as core::ffi::c_ulong);
+            }
+            off += size;
+        }
+        Ok(Self { sg })
+    }
+
+    fn as_ptr(&self) -> *mut bindings::scatterlist {
+        self.sg.as_ptr().cast_mut()
+    }
+}

@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! SM4 block cipher modes, written once over the block cores of a back end.
+//!
+//! A back end ([`Backend`]: the Crypto Extensions core, the NEON core) supplies assembly
+//! routines that transform whole blocks inside a NEON section. This file turns them into
+//! skciphers: the walk loop of each mode, the partial last block of the stream modes (CFB,
+//! CTR), and the ciphertext stealing of CTS and XTS, which go through a 32-byte stack
+//! buffer so that no routine reads or writes past the caller's data.
+
+use crate::crypto::{
+    simd::{with_neon, Neon},
+    skcipher::{InOut, Key, Request, Skcipher, Step},
+};
+use crate::sm4::{self, RoundKeys, BLOCK_SIZE};
+use core::{ffi::CStr, marker::PhantomData};
+use kernel::error::{code::EINVAL, Result};
+
+/// An SM4 IV (or counter, or tweak).
+pub(crate) type Iv = [u8; BLOCK_SIZE];
+
+/// The block routines of a back end. Each transforms `nblocks` whole blocks of `io`
+/// (which must hold at least that many) and, where it has one, updates `iv` to the value
+/// that chains to the next call.
+pub(crate) trait Backend: 'static {
+    /// Driver names, e.g. `c"cbc-sm4-ce"`, and priority of the back end's skciphers.
+    const ECB: &'static CStr;
+    /// See [`Backend::ECB`].
+    const CBC: &'static CStr;
+    /// See [`Backend::ECB`].
+    const CFB: &'static CStr;
+    /// See [`Backend::ECB`].
+    const CTR: &'static CStr;
+    /// See [`Backend::ECB`].
+    const CTS: &'static CStr;
+    /// See [`Backend::ECB`].
+    const XTS: &'static CStr;
+    /// See [`Backend::ECB`].
+    const PRIORITY: i32;
+    /// The number of blocks the core processes in parallel (the walk size is a multiple).
+    const STRIDE: u32;
+
+    /// Expands `key` into the encryption and decryption schedules.
+    fn expand_key(key: &[u8; sm4::KEY_SIZE]) -> sm4::Key;
+    /// ECB with the schedule `rk` (encrypts or decrypts).
+    fn ecb(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize);
+    /// CBC encryption.
+    fn cbc_enc(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv);
+    /// CBC decryption (`rk` is the decryption schedule).
+    fn cbc_dec(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv);
+    /// CFB encryption.
+    fn cfb_enc(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv);
+    /// CFB decryption (`rk` is the encryption schedule).
+    fn cfb_dec(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv);
+    /// CTR with a 128-bit big-endian counter in `iv`.
+    fn ctr(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv);
+    /// XTS without stealing: `iv` is the encrypted tweak of the first block and is left as
+    /// the tweak of the next.
+    fn xts(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, tweak: &mut Iv);
+}
+
+/// The expanded key of the single-key modes.
+#[derive(Default)]
+pub(crate) struct Sm4Ctx {
+    key: sm4::Key,
+}
+
+/// The expanded keys of XTS: data and tweak.
+#[derive(Default)]
+pub(crate) struct XtsCtx {
+    data: sm4::Key,
+    tweak: sm4::Key,
+}
+
+/// Expands a 16-byte key with the back end.
+fn expand<B: Backend>(key: &[u8]) -> Result<sm4::Key> {
+    let key: &[u8; sm4::KEY_SIZE] = key.try_into().map_err(|_| EINVAL)?;
+    Ok(B::expand_key(key))
+}
+
+/// How a stream mode (CFB, CTR) ends on a partial block.
+#[derive(Clone, Copy, PartialEq)]
+enum Tail {
+    /// Not a stream mode: requests are whole blocks.
+    None,
+    /// The IV is left as it was before the partial block (CFB).
+    KeepIv,
+    /// The IV advances as for a whole block (CTR: the counter is incremented).
+    AdvanceIv,
+}
+
+/// Runs `f` on the whole blocks of each step (`f` gets the block count); a partial block
+/// at the very end goes through a zero-padded stack block.
+fn walk_blocks<B: Backend>(
+    req: &mut Request<'_, Iv>,
+    tail: Tail,
+    f: impl Fn(&Neon, &mut InOut<'_>, usize, &mut Iv),
+) -> Result {
+    req.walk(|step| {
+        let (len, last) = (step.len(), step.len() == step.total());
+        let nblocks = len / BLOCK_SIZE;
+        let (io, iv) = step.data();
+        let (mut whole, mut rest) = io.split_at(nblocks * BLOCK_SIZE);
+        if tail == Tail::None || !last || rest.is_empty() {
+            with_neon(|neon| f(neon, &mut whole, nblocks, iv));
+            return Ok(rest.len());
+        }
+        let mut buf = [0u8; BLOCK_SIZE];
+        rest.read(&mut buf);
+        with_neon(|neon| {
+            f(neon, &mut whole, nblocks, iv);
+            let mut tail_iv = *iv;
+            let iv = if tail == Tail::AdvanceIv { iv } else { &mut tail_iv };
+            f(neon, &mut InOut::in_place(&mut buf), 1, iv);
+        });
+        rest.write(&buf);
+        Ok(0)
+    })
+}
+
+/// Runs the ciphertext-stealing modes: `bulk` on the whole blocks before the last
+/// `16 + r` bytes (r in 1..=16), then `tail` on those, given whole in a stack buffer. A
+/// request of one block is all bulk. The chaining value handed to both is the request's IV,
+/// or `chain` if given (XTS keeps its tweak there and leaves the IV alone).
+fn walk_stealing(
+    req: &mut Request<'_, Iv>,
+    mut chain: Option<&mut Iv>,
+    bulk: impl Fn(&Neon, &mut InOut<'_>, usize, &mut Iv),
+    tail: impl FnOnce(&mut [u8; 2 * BLOCK_SIZE], usize, &mut Iv),
+) -> Result {
+    let len = req.len();
+    if len < BLOCK_SIZE {
+        return Err(EINVAL);
+    }
+    let tail_len = if len == BLOCK_SIZE {
+        0
+    } else {
+        BLOCK_SIZE + (len - 1) % BLOCK_SIZE + 1
+    };
+    let bulk_len = len - tail_len;
+    if bulk_len > 0 {
+        req.walk_range(0, bulk_len, |step: &mut Step<'_, Iv>| {
+            let nblocks = step.len() / BLOCK_SIZE;
+            let (io, iv) = step.data();
+            let iv = chain.as_deref_mut().unwrap_or(iv);
+            let (mut whole, rest) = io.split_at(nblocks * BLOCK_SIZE);
+            with_neon(|neon| bulk(neon, &mut whole, nblocks, iv));
+            Ok(rest.len())
+        })?;
+    }
+    if tail_len == 0 {
+        return Ok(());
+    }
+    let mut tail = Some(tail);
+    // The walk size (two blocks) makes the walk hand over the whole tail in one step.
+    req.walk_range(bulk_len, tail_len, |step: &mut Step<'_, Iv>| {
+        if step.len() != tail_len {
+            return Err(EINVAL);
+        }
+        let (mut io, iv) = step.data();
+        let iv = chain.as_deref_mut().unwrap_or(iv);
+        let mut buf = [0u8; 2 * BLOCK_SIZE];
+        io.read(&mut buf[..tail_len]);
+        if let Some(tail) = tail.take() {
+            tail(&mut buf, tail_len - BLOCK_SIZE, iv);
+        }
+        io.write(&buf[..tail_len]);
+        Ok(0)
+    })
+}
+
+/// `tweak * x` in GF(2^128), little-endian as in IEEE 1619.
+fn gf128_mul_x(t: &Iv) -> Iv {
+    let lo = u64::from_le_bytes([t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7]]);
+    let hi = u64::from_le_bytes([t[8], t[9], t[10], t[11], t[12], t[13], t[14], t[15]]);
+    let lo2 = (lo << 1) ^ ((hi >> 63) * 0x87);
+    let hi2 = (hi << 1) | (lo >> 63);
+    let mut out = [0u8; BLOCK_SIZE];
+    out[..8].copy_from_slice(&lo2.to_le_bytes());
+    out[8..].copy_from_slice(&hi2.to_le_bytes());
+    out
+}
+
+/// One block through `f` on a stack buffer.
+fn one_block(f: impl FnOnce(&Neon, &mut InOut<'_>), block: &mut Iv) {
+    with_neon(|neon| f(neon, &mut InOut::in_place(block)));
+}
+
+/// Declares the skcipher type `$name` of a back end: the constants common to its modes.
+macro_rules! sm4_skcipher {
+    ($name:ident, $alg:literal, $driver:ident, $bs:expr, $walk:expr, $key:expr) => {
+        #[doc = concat!("The `", stringify!($alg), "` skcipher of a back end.")]
+        pub(crate) struct $name<B: Backend>(PhantomData<B>);
+
+        impl<B: Backend> $name<B> {
+            const NAME: &'static CStr = $alg;
+            const DRIVER: &'static CStr = B::$driver;
+            const BLOCK: u32 = $bs;
+            const WALK: u32 = $walk;
+            const KEY: u32 = $key;
+        }
+    };
+}
+
+/// The constants of an skcipher declared by `sm4_skcipher!`.
+macro_rules! sm4_consts {
+    () => {
+        const NAME: &'static CStr = Self::NAME;
+        const DRIVER_NAME: &'static CStr = Self::DRIVER;
+        const PRIORITY: i32 = B::PRIORITY;
+        const BLOCK_SIZE: u32 = Self::BLOCK;
+        const CHUNK_SIZE: u32 = BLOCK_SIZE as u32;
+        const WALK_SIZE: u32 = Self::WALK;
+        const MIN_KEY_SIZE: u32 = Self::KEY;
+        const MAX_KEY_SIZE: u32 = Self::KEY;
+
+        fn encrypt(ctx: &Self::Context, req: &mut Request<'_, Self::Iv>) -> Result {
+            Self::crypt(ctx, req, true)
+        }
+
+        fn decrypt(ctx: &Self::Context, req: &mut Request<'_, Self::Iv>) -> Result {
+            Self::crypt(ctx, req, false)
+        }
+    };
+}
+
+sm4_skcipher!(Ecb, c"ecb(sm4)", ECB, 16, 16 * B::STRIDE, 16);
+sm4_skcipher!(Cbc, c"cbc(sm4)", CBC, 16, 16 * B::STRIDE, 16);
+sm4_skcipher!(Cfb, c"cfb(sm4)", CFB, 1, 16 * B::STRIDE, 16);
+sm4_skcipher!(Ctr, c"ctr(sm4)", CTR, 1, 16 * B::STRIDE, 16);
+sm4_skcipher!(Cts, c"cts(cbc(sm4))", CTS, 16, 32, 16);
+sm4_skcipher!(Xts, c"xts(sm4)", XTS, 16, 32, 32);
+
+impl<B: Backend> Skcipher for Ecb<B> {
+    sm4_consts!();
+    type Iv = [u8; 0];
+    type Context = Sm4Ctx;
+
+    fn set_key(ctx: &mut Sm4Ctx, key: &Key<'_>) -> Result {
+        ctx.key = expand::<B>(key.bytes())?;
+        Ok(())
+    }
+
+}
+
+impl<B: Backend> Ecb<B> {
+    fn crypt(ctx: &Sm4Ctx, req: &mut Request<'_, [u8; 0]>, enc: bool) -> Result {
+        let rk = if enc { &ctx.key.enc } else { &ctx.key.dec };
+        req.walk(|step| {
+            let nblocks = step.len() / BLOCK_SIZE;
+            let (io, _) = step.data();
+            let (mut whole, rest) = io.split_at(nblocks * BLOCK_SIZE);
+            with_neon(|neon| B::ecb(neon, rk, &mut whole, nblocks));
+            Ok(rest.len())
+        })
+    }
+}
+
+impl<B: Backend> Skcipher for Cbc<B> {
+    sm4_consts!();
+    type Iv = Iv;
+    type Context = Sm4Ctx;
+
+    fn set_key(ctx: &mut Sm4Ctx, key: &Key<'_>) -> Result {
+        ctx.key = expand::<B>(key.bytes())?;
+        Ok(())
+    }
+
+}
+
+impl<B: Backend> Cbc<B> {
+    fn crypt(ctx: &Sm4Ctx, req: &mut Request<'_, Iv>, enc: bool) -> Result {
+        if enc {
+            walk_blocks::<B>(req, Tail::None, |n, io, k, iv| B::cbc_enc(n, &ctx.key.enc, io, k, iv))
+        } else {
+            walk_blocks::<B>(req, Tail::None, |n, io, k, iv| B::cbc_dec(n, &ctx.key.dec, io, k, iv))
+        }
+    }
+}
+
+impl<B: Backend> Skcipher for Cfb<B> {
+    sm4_consts!();
+    type Iv = Iv;
+    type Context = Sm4Ctx;
+
+    fn set_key(ctx: &mut Sm4Ctx, key: &Key<'_>) -> Result {
+        ctx.key = expand::<B>(key.bytes())?;
+        Ok(())
+    }
+
+}
+
+impl<B: Backend> Cfb<B> {
+    fn crypt(ctx: &Sm4Ctx, req: &mut Request<'_, Iv>, enc: bool) -> Result {
+        if enc {
+            walk_blocks::<B>(req, Tail::KeepIv, |n, io, k, iv| B::cfb_enc(n, &ctx.key.enc, io, k, iv))
+        } else {
+            walk_blocks::<B>(req, Tail::KeepIv, |n, io, k, iv| B::cfb_dec(n, &ctx.key.enc, io, k, iv))
+        }
+    }
+}
+
+impl<B: Backend> Skcipher for Ctr<B> {
+    sm4_consts!();
+    type Iv = Iv;
+    type Context = Sm4Ctx;
+
+    fn set_key(ctx: &mut Sm4Ctx, key: &Key<'_>) -> Result {
+        ctx.key = expand::<B>(key.bytes())?;
+        Ok(())
+    }
+
+}
+
+impl<B: Backend> Ctr<B> {
+    fn crypt(ctx: &Sm4Ctx, req: &mut Request<'_, Iv>, _enc: bool) -> Result {
+        walk_blocks::<B>(req, Tail::AdvanceIv, |n, io, k, iv| B::ctr(n, &ctx.key.enc, io, k, iv))
+    }
+}
+
+impl<B: Backend> Skcipher for Cts<B> {
+    sm4_consts!();
+    type Iv = Iv;
+    type Context = Sm4Ctx;
+
+    fn set_key(ctx: &mut Sm4Ctx, key: &Key<'_>) -> Result {
+        ctx.key = expand::<B>(key.bytes())?;
+        Ok(())
+    }
+
+}
+
+impl<B: Backend> Cts<B> {
+    /// CBC with ciphertext stealing, the kernel's CS3 variant: the last two blocks are
+    /// swapped, the final one truncated. A request of one block is plain CBC.
+    fn crypt(ctx: &Sm4Ctx, req: &mut Request<'_, Iv>, enc: bool) -> Result {
+        let k = &ctx.key;
+        if enc {
+            walk_stealing(
+                req,
+                None,
+                |n, io, nb, iv| B::cbc_enc(n, &k.enc, io, nb, iv),
+                |buf, r, iv| {
+                    // X = E(P[n-1] ^ IV), Y = E((P[n] || 0) ^ X); out: Y || X[..r]
+                    let mut x: Iv = [0; BLOCK_SIZE];
+                    x.copy_from_slice(&buf[..BLOCK_SIZE]);
+                    one_block(|n, io| B::cbc_enc(n, &k.enc, io, 1, iv), &mut x);
+                    let mut y: Iv = [0; BLOCK_SIZE];
+                    y[..r].copy_from_slice(&buf[BLOCK_SIZE..BLOCK_SIZE + r]);
+                    one_block(|n, io| B::cbc_enc(n, &k.enc, io, 1, iv), &mut y);
+                    buf[..BLOCK_SIZE].copy_from_slice(&y);
+                    buf[BLOCK_SIZE..BLOCK_SIZE + r].copy_from_slice(&x[..r]);
+                },
+            )
+        } else {
+            walk_stealing(
+                req,
+                None,
+                |n, io, nb, iv| B::cbc_dec(n, &k.dec, io, nb, iv),
+                |buf, r, iv| {
+                    // D(Y) = (P[n] || 0) ^ X, so X = Z || D(Y)[r..]; P[n] = D(Y)[..r] ^ Z,
+                    // P[n-1] = D(X) ^ IV. The IV is left as Y, as the cts template does.
+                    let mut y: Iv = [0; BLOCK_SIZE];
+                    y.copy_from_slice(&buf[..BLOCK_SIZE]);
+                    let mut dy: Iv = y;
+                    one_block(|n, io| B::ecb(n, &k.dec, io, 1), &mut dy);
+                    let mut x: Iv = dy;
+                    x[..r].copy_from_slice(&buf[BLOCK_SIZE..BLOCK_SIZE + r]);
+                    for i in 0..r {
+                        buf[BLOCK_SIZE + i] = dy[i] ^ x[i];
+                    }
+                    one_block(|n, io| B::cbc_dec(n, &k.dec, io, 1, iv), &mut x);
+                    *iv = y;
+                    buf[..BLOCK_SIZE].copy_from_slice(&x);
+                },
+            )
+        }
+    }
+}
+
+impl<B: Backend> Skcipher for Xts<B> {
+    sm4_consts!();
+    type Iv = Iv;
+    type Context = XtsCtx;
+
+    fn set_key(ctx: &mut XtsCtx, key: &Key<'_>) -> Result {
+        key.verify_xts()?;
+        let (k1, k2) = key.bytes().split_at(key.bytes().len() / 2);
+        ctx.data = expand::<B>(k1)?;
+        ctx.tweak = expand::<B>(k2)?;
+        Ok(())
+    }
+
+}
+
+impl<B: Backend> Xts<B> {
+    /// XTS (IEEE 1619) with ciphertext stealing for a partial last block.
+    fn crypt(ctx: &XtsCtx, req: &mut Request<'_, Iv>, enc: bool) -> Result {
+        let rk = if enc { &ctx.data.enc } else { &ctx.data.dec };
+        // The first tweak: the IV encrypted with the tweak key. The IV itself is left as
+        // it was (as the kernel's xts template does).
+        let mut tweak = *req.iv();
+        one_block(|n, io| B::ecb(n, &ctx.tweak.enc, io, 1), &mut tweak);
+        walk_stealing(
+            req,
+            Some(&mut tweak),
+            |n, io, nb, t| B::xts(n, rk, io, nb, t),
+            |buf, r, t| {
+                if r == BLOCK_SIZE {
+                    // No stealing: two whole blocks.
+                    with_neon(|n| B::xts(n, rk, &mut InOut::in_place(buf), 2, t));
+                    return;
+                }
+                // Encryption: CC = X(P[m-1], T), C[m-1] = X(P[m] || CC[r..], T*x),
+                // C[m] = CC[..r]. Decryption uses T*x first, then T.
+                let (t1, t2) = if enc { (*t, gf128_mul_x(t)) } else { (gf128_mul_x(t), *t) };
+                let mut cc: Iv = [0; BLOCK_SIZE];
+                cc.copy_from_slice(&buf[..BLOCK_SIZE]);
+                let mut tw = t1;
+                one_block(|n, io| B::xts(n, rk, io, 1, &mut tw), &mut cc);
+                let mut pp: Iv = cc;
+                pp[..r].copy_from_slice(&buf[BLOCK_SIZE..BLOCK_SIZE + r]);
+                let mut tw = t2;
+                one_block(|n, io| B::xts(n, rk, io, 1, &mut tw), &mut pp);
+                buf[..BLOCK_SIZE].copy_from_slice(&pp);
+                buf[BLOCK_SIZE..BLOCK_SIZE + r].copy_from_slice(&cc[..r]);
+                *t = gf128_mul_x(&gf128_mul_x(t));
+            },
+        )
+    }
+}
