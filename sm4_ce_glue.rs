@@ -19,7 +19,7 @@ mod modes;
 #[allow(dead_code, unreachable_pub)]
 mod sm4;
 
-use core::ffi::CStr;
+use core::ffi::{c_uint, CStr};
 use crypto::{
     cipher, simd,
     simd::{with_neon, Neon},
@@ -110,15 +110,21 @@ mod asm {
 }
 
 /// The type of the chained routines of `sm4_ce_core.S`.
-type ChainFn = unsafe extern "C" fn(*const u32, *mut u8, *const u8, core::ffi::c_uint, *mut u8);
+type ChainFn = unsafe extern "C" fn(*const u32, *mut u8, *const u8, c_uint, *mut u8);
+
+/// `nblocks`, limited to the whole blocks `io` has, as the routines' count.
+fn blocks(io: &InOut<'_>, nblocks: usize) -> c_uint {
+    let n = nblocks.min(io.len() / BLOCK_SIZE);
+    c_uint::try_from(n).unwrap_or(c_uint::MAX)
+}
 
 /// Runs a chained routine over the first `nblocks` blocks of `io`.
 fn chained(f: ChainFn, _: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
-    let n = nblocks.min(io.len() / BLOCK_SIZE);
+    let n = blocks(io, nblocks);
     // SAFETY: a NEON section is open (the token); `io` has at least `n` blocks at its
     // source and destination, which are equal or disjoint; `rk` is 32 round keys and `iv`
-    // 16 bytes. `n` fits: a walk step is far below 2^32 blocks.
-    unsafe { f(rk.0.as_ptr(), io.dst(), io.src(), n as _, iv.as_mut_ptr()) };
+    // 16 bytes.
+    unsafe { f(rk.0.as_ptr(), io.dst(), io.src(), n, iv.as_mut_ptr()) };
 }
 
 /// The Crypto Extensions back end.
@@ -156,9 +162,9 @@ impl Backend for Ce {
     }
 
     fn ecb(_: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize) {
-        let n = nblocks.min(io.len() / BLOCK_SIZE);
+        let n = blocks(io, nblocks);
         // SAFETY: as in `chained`, without an IV.
-        unsafe { asm::sm4rs_ce_crypt(rk.0.as_ptr(), io.dst(), io.src(), n as _) };
+        unsafe { asm::sm4rs_ce_crypt(rk.0.as_ptr(), io.dst(), io.src(), n) };
     }
 
     fn cbc_enc(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {

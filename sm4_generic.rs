@@ -14,8 +14,8 @@ mod crypto;
 #[allow(dead_code, unreachable_pub)]
 mod sm4;
 
-use crypto::cipher;
 use core::ffi::CStr;
+use crypto::cipher;
 use kernel::{error::code::EINVAL, prelude::*};
 
 crypto::module! {

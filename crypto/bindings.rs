@@ -15,6 +15,8 @@
     unsafe_op_in_unsafe_fn,
     missing_docs,
     clippy::all,
+    clippy::pedantic,
+    clippy::restriction,
     clippy::undocumented_unsafe_blocks
 )]
 

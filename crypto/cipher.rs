@@ -67,7 +67,7 @@ impl<T: Cipher> Adapter<T> {
     /// The algorithm as the C API sees it, without `cra_module` (set at registration).
     const ALG: bindings::crypto_alg = {
         assert!(
-            align_of::<T::Context>() <= bindings::SM4RS_CONST_CRYPTO_MINALIGN as usize,
+            align_of::<T::Context>() <= bindings::SM4RS_CONST_CRYPTO_MINALIGN,
             "the context area is only aligned to CRYPTO_MINALIGN"
         );
         assert!(T::MIN_KEY_SIZE <= T::MAX_KEY_SIZE);
@@ -246,7 +246,7 @@ impl Tfm {
         // SAFETY: `name` is a valid C string; the type and mask select a cipher.
         let tfm = unsafe {
             bindings::crypto_alloc_base(
-                name.as_ptr(),
+                super::c_str_ptr(name),
                 bindings::CRYPTO_ALG_TYPE_CIPHER,
                 bindings::CRYPTO_ALG_TYPE_MASK,
             )

@@ -59,6 +59,12 @@ pub(crate) const fn name_array<const N: usize>(name: &CStr) -> [c_char; N] {
     out
 }
 
+/// The address of `s` for C (`CStr::as_ptr`, without the kernel's `char` signedness
+/// concern: the kernel's `char` is unsigned, and so is `c_char` on arm64).
+pub(crate) const fn c_str_ptr(s: &CStr) -> *const c_char {
+    s.to_bytes_with_nul().as_ptr().cast()
+}
+
 /// Overwrites `len` bytes at `ptr` with zeros in a way the compiler may not elide.
 ///
 /// # Safety

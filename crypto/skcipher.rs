@@ -117,7 +117,7 @@ impl<T: Skcipher> Adapter<T> {
     /// The algorithm as the C API sees it, without `cra_module` (set at registration).
     const ALG: bindings::skcipher_alg = {
         assert!(
-            align_of::<T::Context>() <= bindings::SM4RS_CONST_CRYPTO_MINALIGN as usize,
+            align_of::<T::Context>() <= bindings::SM4RS_CONST_CRYPTO_MINALIGN,
             "the context area is only aligned to CRYPTO_MINALIGN"
         );
         assert!(T::MIN_KEY_SIZE <= T::MAX_KEY_SIZE);
@@ -256,9 +256,7 @@ impl<const N: usize> Registration<N> {
         let algs = KBox::pin(Opaque::new(c), GFP_KERNEL).map_err(|_| ENOMEM)?;
         // SAFETY: `algs` holds `N` valid, pinned descriptions that outlive their
         // registration (undone in `drop`). The call registers all or none.
-        to_result(unsafe {
-            bindings::crypto_register_skciphers(algs.get().cast(), N as c_int)
-        })?;
+        to_result(unsafe { bindings::crypto_register_skciphers(algs.get().cast(), N as c_int) })?;
         // INVARIANT: registered above.
         Ok(Self { algs })
     }
@@ -346,23 +344,27 @@ impl<Iv: Block> Request<'_, Iv> {
         if end > self.len() {
             return Err(EINVAL);
         }
+        let (offset_c, len_c) = (c_uint::try_from(offset), c_uint::try_from(len));
+        let (Ok(offset_c), Ok(len_c)) = (offset_c, len_c) else {
+            return Err(EINVAL);
+        };
         // A copy of the request's header (not its context), limited to the range: the walk
         // only reads the transform, flags, lengths, scatterlists and IV pointer from it.
         // SAFETY: the request is valid; `skcipher_request` is plain data.
         let mut sub = unsafe { ptr::read(self.req) };
-        sub.cryptlen = len as c_uint;
+        sub.cryptlen = len_c;
         // SAFETY: all-zero is a valid scatterlist before `scatterwalk_ffwd` fills it.
         let mut sg: [[bindings::scatterlist; 2]; 2] = unsafe { core::mem::zeroed() };
         if offset > 0 {
             let (src, dst) = (sub.src, sub.dst);
             // SAFETY: `src` is the request's valid source scatterlist, at least `end` bytes
             // long; `sg[0]` has room for the two entries `scatterwalk_ffwd` may write.
-            sub.src = unsafe { bindings::scatterwalk_ffwd(sg[0].as_mut_ptr(), src, offset as _) };
+            sub.src = unsafe { bindings::scatterwalk_ffwd(sg[0].as_mut_ptr(), src, offset_c) };
             sub.dst = if dst == src {
                 sub.src
             } else {
                 // SAFETY: as above, for the destination.
-                unsafe { bindings::scatterwalk_ffwd(sg[1].as_mut_ptr(), dst, offset as _) }
+                unsafe { bindings::scatterwalk_ffwd(sg[1].as_mut_ptr(), dst, offset_c) }
             };
         }
         // SAFETY: all-zero is a valid (unstarted) walk; `skcipher_walk_virt` initialises it.
@@ -497,10 +499,7 @@ impl<'a> InOut<'a> {
         let n = n.min(self.len);
         // INVARIANT: both halves are within the original ranges and disjoint.
         (
-            InOut {
-                len: n,
-                ..self
-            },
+            InOut { len: n, ..self },
             InOut {
                 // SAFETY: `n <= len`, so the offsets stay in bounds.
                 src: unsafe { self.src.add(n) },
@@ -542,7 +541,7 @@ impl Tfm {
     pub fn new(name: &CStr) -> Result<Self> {
         // SAFETY: `name` is a valid C string; mask out asynchronous implementations.
         let tfm = unsafe {
-            bindings::crypto_alloc_skcipher(name.as_ptr(), 0, bindings::CRYPTO_ALG_ASYNC)
+            bindings::crypto_alloc_skcipher(super::c_str_ptr(name), 0, bindings::CRYPTO_ALG_ASYNC)
         };
         let tfm = kernel::error::from_err_ptr(tfm)?;
         // INVARIANT: a successful allocation gives a live transform.
@@ -551,8 +550,11 @@ impl Tfm {
 
     /// The driver name of the implementation.
     pub fn driver_name(&self) -> &CStr {
-        // SAFETY: the transform and its algorithm are live; the name is NUL-terminated.
-        unsafe { CStr::from_ptr((*(*self.tfm).base.__crt_alg).cra_driver_name.as_ptr()) }
+        // SAFETY: the transform and its algorithm are live.
+        let name = unsafe { &(*(*self.tfm).base.__crt_alg).cra_driver_name };
+        // SAFETY: the array is initialised `c_char`s, which have the size of `u8`.
+        let bytes = unsafe { core::slice::from_raw_parts(name.as_ptr().cast::<u8>(), name.len()) };
+        CStr::from_bytes_until_nul(bytes).unwrap_or(c"")
     }
 
     /// Sets the key (`crypto_skcipher_setkey()`).
@@ -654,9 +656,7 @@ impl Tfm {
 impl Drop for Tfm {
     fn drop(&mut self) {
         // SAFETY: by the type invariant the transform is live and owned by us.
-        unsafe {
-            bindings::crypto_destroy_tfm(self.tfm.cast(), &raw mut (*self.tfm).base)
-        };
+        unsafe { bindings::crypto_destroy_tfm(self.tfm.cast(), &raw mut (*self.tfm).base) };
     }
 }
 
@@ -673,7 +673,11 @@ impl Sgl {
         let mut off = 0;
         let mut i = 0;
         while off < len || sizes.is_empty() {
-            let p = pieces.get(i % pieces.len().max(1)).copied().unwrap_or(len).max(1);
+            let p = pieces
+                .get(i % pieces.len().max(1))
+                .copied()
+                .unwrap_or(len)
+                .max(1);
             let p = p.min(len - off);
             sizes.push(p, GFP_KERNEL)?;
             off += p;
@@ -691,11 +695,9 @@ impl Sgl {
         for (k, &size) in sizes.iter().enumerate() {
             // SAFETY: `buf + off` is in the kmalloc'd buffer; `sg_init_one` sets one entry
             // for it (and marks it as the end, undone below for all but the last).
-            unsafe {
-                bindings::sg_init_one(&raw mut sg[k], buf.add(off).cast(), size as c_uint)
-            };
+            unsafe { bindings::sg_init_one(&raw mut sg[k], buf.add(off).cast(), size as c_uint) };
             if k + 1 < n {
-                sg[k].page_link &= !(bindings::SG_END as core::ffi::c_ulong);
+                sg[k].page_link &= !core::ffi::c_ulong::from(bindings::SG_END);
             }
             off += size;
         }

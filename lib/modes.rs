@@ -110,7 +110,11 @@ fn walk_blocks<B: Backend>(
         with_neon(|neon| {
             f(neon, &mut whole, nblocks, iv);
             let mut tail_iv = *iv;
-            let iv = if tail == Tail::AdvanceIv { iv } else { &mut tail_iv };
+            let iv = if tail == Tail::AdvanceIv {
+                iv
+            } else {
+                &mut tail_iv
+            };
             f(neon, &mut InOut::in_place(&mut buf), 1, iv);
         });
         rest.write(&buf);
@@ -240,7 +244,6 @@ impl<B: Backend> Skcipher for Ecb<B> {
         ctx.key = expand::<B>(key.bytes())?;
         Ok(())
     }
-
 }
 
 impl<B: Backend> Ecb<B> {
@@ -265,15 +268,18 @@ impl<B: Backend> Skcipher for Cbc<B> {
         ctx.key = expand::<B>(key.bytes())?;
         Ok(())
     }
-
 }
 
 impl<B: Backend> Cbc<B> {
     fn crypt(ctx: &Sm4Ctx, req: &mut Request<'_, Iv>, enc: bool) -> Result {
         if enc {
-            walk_blocks::<B>(req, Tail::None, |n, io, k, iv| B::cbc_enc(n, &ctx.key.enc, io, k, iv))
+            walk_blocks::<B>(req, Tail::None, |n, io, k, iv| {
+                B::cbc_enc(n, &ctx.key.enc, io, k, iv)
+            })
         } else {
-            walk_blocks::<B>(req, Tail::None, |n, io, k, iv| B::cbc_dec(n, &ctx.key.dec, io, k, iv))
+            walk_blocks::<B>(req, Tail::None, |n, io, k, iv| {
+                B::cbc_dec(n, &ctx.key.dec, io, k, iv)
+            })
         }
     }
 }
@@ -287,15 +293,18 @@ impl<B: Backend> Skcipher for Cfb<B> {
         ctx.key = expand::<B>(key.bytes())?;
         Ok(())
     }
-
 }
 
 impl<B: Backend> Cfb<B> {
     fn crypt(ctx: &Sm4Ctx, req: &mut Request<'_, Iv>, enc: bool) -> Result {
         if enc {
-            walk_blocks::<B>(req, Tail::KeepIv, |n, io, k, iv| B::cfb_enc(n, &ctx.key.enc, io, k, iv))
+            walk_blocks::<B>(req, Tail::KeepIv, |n, io, k, iv| {
+                B::cfb_enc(n, &ctx.key.enc, io, k, iv)
+            })
         } else {
-            walk_blocks::<B>(req, Tail::KeepIv, |n, io, k, iv| B::cfb_dec(n, &ctx.key.enc, io, k, iv))
+            walk_blocks::<B>(req, Tail::KeepIv, |n, io, k, iv| {
+                B::cfb_dec(n, &ctx.key.enc, io, k, iv)
+            })
         }
     }
 }
@@ -309,12 +318,13 @@ impl<B: Backend> Skcipher for Ctr<B> {
         ctx.key = expand::<B>(key.bytes())?;
         Ok(())
     }
-
 }
 
 impl<B: Backend> Ctr<B> {
     fn crypt(ctx: &Sm4Ctx, req: &mut Request<'_, Iv>, _enc: bool) -> Result {
-        walk_blocks::<B>(req, Tail::AdvanceIv, |n, io, k, iv| B::ctr(n, &ctx.key.enc, io, k, iv))
+        walk_blocks::<B>(req, Tail::AdvanceIv, |n, io, k, iv| {
+            B::ctr(n, &ctx.key.enc, io, k, iv)
+        })
     }
 }
 
@@ -327,7 +337,6 @@ impl<B: Backend> Skcipher for Cts<B> {
         ctx.key = expand::<B>(key.bytes())?;
         Ok(())
     }
-
 }
 
 impl<B: Backend> Cts<B> {
@@ -390,7 +399,6 @@ impl<B: Backend> Skcipher for Xts<B> {
         ctx.tweak = expand::<B>(k2)?;
         Ok(())
     }
-
 }
 
 impl<B: Backend> Xts<B> {
@@ -413,7 +421,11 @@ impl<B: Backend> Xts<B> {
                 }
                 // Encryption: CC = X(P[m-1], T), C[m-1] = X(P[m] || CC[r..], T*x),
                 // C[m] = CC[..r]. Decryption uses T*x first, then T.
-                let (t1, t2) = if enc { (*t, gf128_mul_x(t)) } else { (gf128_mul_x(t), *t) };
+                let (t1, t2) = if enc {
+                    (*t, gf128_mul_x(t))
+                } else {
+                    (gf128_mul_x(t), *t)
+                };
                 let mut cc: Iv = [0; BLOCK_SIZE];
                 cc.copy_from_slice(&buf[..BLOCK_SIZE]);
                 let mut tw = t1;

@@ -15,7 +15,8 @@ RUSTC=/usr/bin/rustc
 RUSTDOC=/usr/bin/rustdoc
 BINDGEN=${CARGO_HOME:-$HOME/.cargo}/bin/bindgen
 BINDGEN_VERSION=0.73.2
-KMAKE=(make ARCH=arm64 LLVM=1 "RUSTC=$RUSTC" "RUSTDOC=$RUSTDOC" "BINDGEN=$BINDGEN")
+KMAKE=(make ARCH=arm64 LLVM=1 "RUSTC=$RUSTC" "RUSTDOC=$RUSTDOC" "BINDGEN=$BINDGEN"
+	"CLIPPY_DRIVER=/usr/bin/clippy-driver" "RUSTFMT=/usr/bin/rustfmt")
 
 log() { printf '==> %s\n' "$*" >&2; }
 warn() { printf 'warning: %s\n' "$*" >&2; }

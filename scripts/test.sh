@@ -2,8 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # test.sh (make test): installs what is missing, then runs every test lane:
 #   host    cargo tests of the SM4 core (standard vectors, RustCrypto oracle)
-#   6.12    Linux 6.12 LTS VM: KUnit suites, testmgr, module behaviour (always gates)
-#   7.3     Linux 7.3 VM: the same (if the kernel package can be had)
+#   6.12    Linux 6.12 LTS VMs (always gates), each scenario of tests/vm on its CPU:
+#             test-generic (-cpu max)  sm4_generic alone
+#             test-ce (-cpu max)       sm4_generic + sm4-ce: KUnit, testmgr, tcrypt
+#             test-nosm4 (-cpu cortex-a72) sm4-ce refuses to load, SM4 still served
+#   7.3     the same on Linux 7.3 (if the kernel package can be had)
 # Prints one line per test and closes with "N passed, N failed".
 source "$(dirname "$0")/lib.sh"
 
@@ -35,6 +38,16 @@ if [ $host_rc -ne 0 ] && ! grep -q FAILED "$hostlog"; then
 fi
 rm -f "$hostlog"
 
+# --- formatting --------------------------------------------------------------------------
+if /usr/bin/rustfmt --check --config-path "$REPO/.rustfmt.toml" "$REPO"/sm4_*.rs >/dev/null 2>&1; then
+	echo "PASS [host] rustfmt"
+	echo "1 0" >>"$counts"
+else
+	/usr/bin/rustfmt --check --config-path "$REPO/.rustfmt.toml" "$REPO"/sm4_*.rs | head -n 40
+	echo "FAIL [host] rustfmt (run rustfmt --config-path .rustfmt.toml sm4_*.rs)"
+	echo "0 1" >>"$counts"
+fi
+
 # --- kernel lanes ----------------------------------------------------------------------
 for lane in "${LANES[@]}"; do
 	l0=$(date +%s)
@@ -53,7 +66,16 @@ for lane in "${LANES[@]}"; do
 	fi
 	log "[$lane] kernel ready in $(($(date +%s) - l0)) s; booting the test VM"
 	v0=$(date +%s)
-	"$REPO/scripts/vm.sh" "$lane" test-generic max || true
+	for scenario in "test-generic max" "test-ce max" "test-nosm4 cortex-a72"; do
+		set -- $scenario
+		before=$(wc -l <"$counts")
+		rc=0
+		"$REPO/scripts/vm.sh" "$lane" "$1" "$2" || rc=$?
+		if [ "$(wc -l <"$counts")" -eq "$before" ]; then
+			echo "FAIL [$lane $2] $1 (the VM runner stopped with exit $rc before reporting)"
+			echo "0 1" >>"$counts"
+		fi
+	done
 	log "[$lane] VM tests took $(($(date +%s) - v0)) s"
 done
 

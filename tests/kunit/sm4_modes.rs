@@ -65,8 +65,8 @@ enum Reference {
 
 /// Request lengths: 0 to past 4096, block multiples and not.
 const LENS: [usize; 24] = [
-    0, 1, 15, 16, 17, 31, 32, 33, 47, 48, 64, 100, 127, 128, 129, 255, 256, 519, 1024, 4095,
-    4096, 4097, 4111, 4160,
+    0, 1, 15, 16, 17, 31, 32, 33, 47, 48, 64, 100, 127, 128, 129, 255, 256, 519, 1024, 4095, 4096,
+    4097, 4111, 4160,
 ];
 
 /// Scatterlist layouts: piece sizes (cycled) and whether the operation is in place.
@@ -78,6 +78,9 @@ const LAYOUTS: [(&[usize], bool); 5] = [
     (&[3, 16, 1, 29, 64, 7], false),
 ];
 
+/// The output and IV of a request, or its error number.
+type Outcome = Result<(KVec<u8>, [u8; 16]), i32>;
+
 /// Runs `drv` (encrypting if `enc`) on `data` with `key` and `iv`, in `layout`; returns the
 /// output and the IV left, or the error number.
 fn run(
@@ -87,7 +90,7 @@ fn run(
     iv: &[u8; 16],
     data: &[u8],
     layout: (&[usize], bool),
-) -> Result<Result<(KVec<u8>, [u8; 16]), i32>, Failure> {
+) -> Result<Outcome, Failure> {
     let mut ivout = *iv;
     let mut src = vec_of(data)?;
     let name = match drv {
@@ -207,11 +210,21 @@ fn key_schedule() -> TestResult {
 }
 
 fn ecb_vs_generic() -> TestResult {
-    differential(B::ECB, Reference::Driver(c"ecb(sm4-generic)"), 16, 0x5eed_0002)
+    differential(
+        B::ECB,
+        Reference::Driver(c"ecb(sm4-generic)"),
+        16,
+        0x5eed_0002,
+    )
 }
 
 fn cbc_vs_generic() -> TestResult {
-    differential(B::CBC, Reference::Driver(c"cbc(sm4-generic)"), 16, 0x5eed_0003)
+    differential(
+        B::CBC,
+        Reference::Driver(c"cbc(sm4-generic)"),
+        16,
+        0x5eed_0003,
+    )
 }
 
 fn cfb_vs_rust() -> TestResult {
@@ -219,15 +232,30 @@ fn cfb_vs_rust() -> TestResult {
 }
 
 fn ctr_vs_generic() -> TestResult {
-    differential(B::CTR, Reference::Driver(c"ctr(sm4-generic)"), 16, 0x5eed_0005)
+    differential(
+        B::CTR,
+        Reference::Driver(c"ctr(sm4-generic)"),
+        16,
+        0x5eed_0005,
+    )
 }
 
 fn cts_vs_generic() -> TestResult {
-    differential(B::CTS, Reference::Driver(c"cts(cbc(sm4-generic))"), 16, 0x5eed_0006)
+    differential(
+        B::CTS,
+        Reference::Driver(c"cts(cbc(sm4-generic))"),
+        16,
+        0x5eed_0006,
+    )
 }
 
 fn xts_vs_generic() -> TestResult {
-    differential(B::XTS, Reference::Driver(c"xts(ecb(sm4-generic))"), 32, 0x5eed_0007)
+    differential(
+        B::XTS,
+        Reference::Driver(c"xts(ecb(sm4-generic))"),
+        32,
+        0x5eed_0007,
+    )
 }
 
 /// OpenSSL's CFB vectors, whole blocks and a partial last block, both directions.
@@ -236,10 +264,24 @@ fn cfb_vectors() -> TestResult {
     let pt: [u8; 64] = core::array::from_fn(|i| i as u8);
     for len in [64usize, 37, 5] {
         for layout in [LAYOUTS[0], LAYOUTS[3]] {
-            let ct = run(Reference::Driver(B::CFB), true, &vectors::STD_KEY, &iv0, &pt[..len], layout)?;
+            let ct = run(
+                Reference::Driver(B::CFB),
+                true,
+                &vectors::STD_KEY,
+                &iv0,
+                &pt[..len],
+                layout,
+            )?;
             let ct = check_ok!(ct);
             check!(ct.0[..] == vectors::CFB_CT[..len]);
-            let back = run(Reference::Driver(B::CFB), false, &vectors::STD_KEY, &iv0, &vectors::CFB_CT[..len], layout)?;
+            let back = run(
+                Reference::Driver(B::CFB),
+                false,
+                &vectors::STD_KEY,
+                &iv0,
+                &vectors::CFB_CT[..len],
+                layout,
+            )?;
             let back = check_ok!(back);
             check!(back.0[..] == pt[..len]);
         }
@@ -262,8 +304,22 @@ fn ctr_counter_wrap() -> TestResult {
     ivs[3][8..].copy_from_slice(&(u64::MAX - 12).to_be_bytes());
     for iv in ivs.iter() {
         for len in [data.len(), 16 * 9, 16] {
-            let a = run(Reference::Driver(B::CTR), true, &key, iv, &data[..len], LAYOUTS[0])?;
-            let b = run(Reference::Driver(c"ctr(sm4-generic)"), true, &key, iv, &data[..len], LAYOUTS[0])?;
+            let a = run(
+                Reference::Driver(B::CTR),
+                true,
+                &key,
+                iv,
+                &data[..len],
+                LAYOUTS[0],
+            )?;
+            let b = run(
+                Reference::Driver(c"ctr(sm4-generic)"),
+                true,
+                &key,
+                iv,
+                &data[..len],
+                LAYOUTS[0],
+            )?;
             let (a, b) = (check_ok!(a), check_ok!(b));
             check!(a.0[..] == b.0[..]);
             check_eq!(a.1, b.1);
@@ -278,14 +334,24 @@ fn bad_inputs() -> TestResult {
     let iv = [0u8; 16];
     let data = [0u8; 64];
     // Wrong key lengths.
-    for (drv, good) in [(B::ECB, 16), (B::CBC, 16), (B::CFB, 16), (B::CTR, 16), (B::CTS, 16), (B::XTS, 32)] {
+    for (drv, good) in [
+        (B::ECB, 16),
+        (B::CBC, 16),
+        (B::CFB, 16),
+        (B::CTR, 16),
+        (B::CTS, 16),
+        (B::XTS, 32),
+    ] {
         let mut tfm = check_ok!(Tfm::new(drv));
         for len in [0usize, 1, 15, 17, 24, 31, 33, 48, 64] {
             if len == good {
                 continue;
             }
             let key = [7u8; 64];
-            check_eq!(tfm.set_key(&key[..len]).map_err(|e| e.to_errno()), Err(EINVAL));
+            check_eq!(
+                tfm.set_key(&key[..len]).map_err(|e| e.to_errno()),
+                Err(EINVAL)
+            );
         }
         check!(tfm.set_key(&[7u8; 64][..good]).is_ok());
     }
@@ -305,7 +371,14 @@ fn bad_inputs() -> TestResult {
         for &len in lens {
             let key: [u8; 32] = core::array::from_fn(|i| i as u8);
             for enc in [true, false] {
-                let r = run(Reference::Driver(drv), enc, &key[..key_len], &iv, &data[..len], LAYOUTS[0])?;
+                let r = run(
+                    Reference::Driver(drv),
+                    enc,
+                    &key[..key_len],
+                    &iv,
+                    &data[..len],
+                    LAYOUTS[0],
+                )?;
                 check_eq!(r.map(|_| ()), Err(EINVAL));
             }
         }
