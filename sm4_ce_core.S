@@ -10,16 +10,20 @@
  * a reversal of all 16 bytes, one `tbl` with BSWAP128.
  *
  * The parallel paths keep 8 blocks in flight (SM4E has a latency of 4 and issues once per
- * cycle on one pipe); the chained directions (CBC and CFB encryption) keep the chaining
- * value in SM4E's lane order so that only a permutation and an XOR sit on the chain.
+ * cycle on one pipe, V0 on Neoverse N2) and are software-pipelined: while one batch of 8
+ * runs its rounds in v0-v7, the previous batch (v8-v15) is finished (output permutation,
+ * XOR, stores) between the fourth and fifth groups of rounds, so that the stores, which
+ * also need a vector pipe, find SM4E keeping V0 busy and go to V1. The chained directions
+ * (CBC and CFB encryption) keep the chaining value in SM4E's lane order so that only a
+ * permutation and an XOR sit on the chain.
  *
  * Every function takes a block count and touches exactly that many blocks of src and dst,
  * which may be the same buffer (in place) but must not otherwise overlap. A count of 0
  * does nothing. Partial blocks are the glue's business.
  *
- * Registers (AAPCS64): x0-x7 arguments, x9-x15 scratch; v0-v7 the blocks in flight,
- * v8-v15 (callee-saved, low halves spilled) the inputs kept for the final XOR, v16-v23
- * scratch and constants, v24-v31 the 32 round keys.
+ * Registers (AAPCS64): x0-x7 arguments, x9-x15 scratch; v0-v7 the batch in flight, v8-v15
+ * (callee-saved, low halves spilled) the batch being finished, v16-v23 scratch and
+ * constants, v24-v31 the 32 round keys.
  */
 
 #include <linux/linkage.h>
@@ -75,28 +79,108 @@
 	sm4e	\b7\().4s, \k\().4s
 	.endm
 
-	/* The 32 rounds of eight independent blocks, interleaved to hide SM4E's latency. */
-	.macro	sm4_rounds8, b0, b1, b2, b3, b4, b5, b6, b7
-	sm4_round8 v24, \b0, \b1, \b2, \b3, \b4, \b5, \b6, \b7
-	sm4_round8 v25, \b0, \b1, \b2, \b3, \b4, \b5, \b6, \b7
-	sm4_round8 v26, \b0, \b1, \b2, \b3, \b4, \b5, \b6, \b7
-	sm4_round8 v27, \b0, \b1, \b2, \b3, \b4, \b5, \b6, \b7
-	sm4_round8 v28, \b0, \b1, \b2, \b3, \b4, \b5, \b6, \b7
-	sm4_round8 v29, \b0, \b1, \b2, \b3, \b4, \b5, \b6, \b7
-	sm4_round8 v30, \b0, \b1, \b2, \b3, \b4, \b5, \b6, \b7
-	sm4_round8 v31, \b0, \b1, \b2, \b3, \b4, \b5, \b6, \b7
+	/* Rounds 0-15 and 16-31 of the batch in v0-v7, interleaved to hide SM4E's latency. */
+	.macro	sm4_rounds8_first
+	sm4_round8 v24, v0, v1, v2, v3, v4, v5, v6, v7
+	sm4_round8 v25, v0, v1, v2, v3, v4, v5, v6, v7
+	sm4_round8 v26, v0, v1, v2, v3, v4, v5, v6, v7
+	sm4_round8 v27, v0, v1, v2, v3, v4, v5, v6, v7
 	.endm
 
-	/* Output bytes of the eight states v0-v7, in place. */
-	.macro	bswap8
-	tbl	v0.16b, {v0.16b}, BSWAP.16b
-	tbl	v1.16b, {v1.16b}, BSWAP.16b
-	tbl	v2.16b, {v2.16b}, BSWAP.16b
-	tbl	v3.16b, {v3.16b}, BSWAP.16b
-	tbl	v4.16b, {v4.16b}, BSWAP.16b
-	tbl	v5.16b, {v5.16b}, BSWAP.16b
-	tbl	v6.16b, {v6.16b}, BSWAP.16b
-	tbl	v7.16b, {v7.16b}, BSWAP.16b
+	.macro	sm4_rounds8_second
+	sm4_round8 v28, v0, v1, v2, v3, v4, v5, v6, v7
+	sm4_round8 v29, v0, v1, v2, v3, v4, v5, v6, v7
+	sm4_round8 v30, v0, v1, v2, v3, v4, v5, v6, v7
+	sm4_round8 v31, v0, v1, v2, v3, v4, v5, v6, v7
+	.endm
+
+	/* Output bytes of the finished batch v8-v15, in place. */
+	.macro	bswap8_done
+	tbl	v8.16b, {v8.16b}, BSWAP.16b
+	tbl	v9.16b, {v9.16b}, BSWAP.16b
+	tbl	v10.16b, {v10.16b}, BSWAP.16b
+	tbl	v11.16b, {v11.16b}, BSWAP.16b
+	tbl	v12.16b, {v12.16b}, BSWAP.16b
+	tbl	v13.16b, {v13.16b}, BSWAP.16b
+	tbl	v14.16b, {v14.16b}, BSWAP.16b
+	tbl	v15.16b, {v15.16b}, BSWAP.16b
+	.endm
+
+	/* v8-v15 ^= four blocks at [\ptr] into v8-v11 and four more into v12-v15. */
+	.macro	xor8_done_from, ptr
+	ld1	{v16.16b-v19.16b}, [\ptr], #64
+	eor	v8.16b, v8.16b, v16.16b
+	eor	v9.16b, v9.16b, v17.16b
+	eor	v10.16b, v10.16b, v18.16b
+	eor	v11.16b, v11.16b, v19.16b
+	ld1	{v16.16b-v19.16b}, [\ptr], #64
+	eor	v12.16b, v12.16b, v16.16b
+	eor	v13.16b, v13.16b, v17.16b
+	eor	v14.16b, v14.16b, v18.16b
+	eor	v15.16b, v15.16b, v19.16b
+	.endm
+
+	/* Stores the finished batch v8-v15 at DST. */
+	.macro	store8_done
+	stp	q8, q9, [DST], #32
+	stp	q10, q11, [DST], #32
+	stp	q12, q13, [DST], #32
+	stp	q14, q15, [DST], #32
+	.endm
+
+	/* The batch in v0-v7 becomes the one to finish. */
+	.macro	hand_over
+	mov	v8.16b, v0.16b
+	mov	v9.16b, v1.16b
+	mov	v10.16b, v2.16b
+	mov	v11.16b, v3.16b
+	mov	v12.16b, v4.16b
+	mov	v13.16b, v5.16b
+	mov	v14.16b, v6.16b
+	mov	v15.16b, v7.16b
+	.endm
+
+	/*
+	 * The 8-block pipeline of a mode \m: \m\()_load puts the next batch in v0-v7 in SM4E
+	 * order, \m\()_finish turns the batch in v8-v15 into output at DST. A batch's rounds
+	 * are split around the finishing of the one before. Falls through to .L\m\()_tail
+	 * with fewer than 8 blocks left and nothing pending. With \check, the mode may leave
+	 * the pipeline (after finishing what is pending) for .L\m\()_one before a batch.
+	 */
+	.macro	pipeline8, m, check=0
+.L\m\()_start:
+	cmp	NBLK, #8
+	b.lo	.L\m\()_tail
+	.if	\check
+	\m\()_check .L\m\()_one
+	.endif
+	\m\()_load
+	sm4_rounds8_first
+	sm4_rounds8_second
+	hand_over
+	\m\()_handed
+	sub	NBLK, NBLK, #8
+.L\m\()_loop:
+	cmp	NBLK, #8
+	b.lo	.L\m\()_drain
+	.if	\check
+	\m\()_check .L\m\()_drain_one
+	.endif
+	\m\()_load
+	sm4_rounds8_first
+	\m\()_finish
+	sm4_rounds8_second
+	hand_over
+	\m\()_handed
+	sub	NBLK, NBLK, #8
+	b	.L\m\()_loop
+	.if	\check
+.L\m\()_drain_one:
+	\m\()_finish
+	b	.L\m\()_one
+	.endif
+.L\m\()_drain:
+	\m\()_finish
 	.endm
 
 	/* Spill / restore the callee-saved low halves of v8-v15. */
@@ -165,23 +249,33 @@ SYM_FUNC_END(sm4rs_ce_expand_key)
  * ECB: each block through the 32 rounds of rk (encrypts with the encryption schedule,
  * decrypts with the decryption schedule).
  */
-SYM_FUNC_START(sm4rs_ce_crypt)
-	load_round_keys
-	load_perm BSWAP, .Lbswap128
-.Lecb_loop8:
-	cmp	NBLK, #8
-	b.lo	.Lecb_tail
+	.macro	ecb_load
 	ld1	{v0.16b-v3.16b}, [SRC], #64
 	ld1	{v4.16b-v7.16b}, [SRC], #64
-	.irp	b, v0, v1, v2, v3, v4, v5, v6, v7
-	rev32	\b\().16b, \b\().16b
-	.endr
-	sm4_rounds8 v0, v1, v2, v3, v4, v5, v6, v7
-	bswap8
-	st1	{v0.16b-v3.16b}, [DST], #64
-	st1	{v4.16b-v7.16b}, [DST], #64
-	sub	NBLK, NBLK, #8
-	b	.Lecb_loop8
+	rev32	v0.16b, v0.16b
+	rev32	v1.16b, v1.16b
+	rev32	v2.16b, v2.16b
+	rev32	v3.16b, v3.16b
+	rev32	v4.16b, v4.16b
+	rev32	v5.16b, v5.16b
+	rev32	v6.16b, v6.16b
+	rev32	v7.16b, v7.16b
+	.endm
+
+	.macro	ecb_handed
+	.endm
+
+	.macro	ecb_finish
+	bswap8_done
+	store8_done
+	.endm
+
+SYM_FUNC_START(sm4rs_ce_crypt)
+	cbz	NBLK, .Lecb_ret
+	save_v8_v15
+	load_round_keys
+	load_perm BSWAP, .Lbswap128
+	pipeline8 ecb
 .Lecb_tail:
 	cbz	NBLK, .Lecb_done
 	ld1	{v0.16b}, [SRC], #16
@@ -192,6 +286,8 @@ SYM_FUNC_START(sm4rs_ce_crypt)
 	sub	NBLK, NBLK, #1
 	b	.Lecb_tail
 .Lecb_done:
+	restore_v8_v15
+.Lecb_ret:
 	ret
 SYM_FUNC_END(sm4rs_ce_crypt)
 
@@ -229,42 +325,41 @@ SYM_FUNC_END(sm4rs_ce_cbc_enc)
  * void sm4rs_ce_cbc_dec(const u32 rk_dec[32], u8 *dst, const u8 *src,
  *			 unsigned int nblocks, u8 iv[16]);
  *
- * P[i] = D(C[i]) ^ C[i-1], 8 blocks at a time; iv <- the last C.
+ * P[i] = D(C[i]) ^ C[i-1]; iv <- the last C. A finished batch is XORed with its
+ * ciphertext read again from x10 (before its plaintext is stored: dst may be src).
  */
+	.macro	cbc_dec_load
+	mov	x11, SRC			/* x11: this batch's ciphertext */
+	ecb_load
+	.endm
+
+	.macro	cbc_dec_handed
+	mov	x10, x11			/* x10: the finished batch's ciphertext */
+	.endm
+
+	.macro	cbc_dec_finish
+	bswap8_done
+	ld1	{v16.16b-v19.16b}, [x10], #64
+	eor	v8.16b, v8.16b, CHAIN.16b
+	eor	v9.16b, v9.16b, v16.16b
+	eor	v10.16b, v10.16b, v17.16b
+	eor	v11.16b, v11.16b, v18.16b
+	eor	v12.16b, v12.16b, v19.16b
+	ld1	{v16.16b-v19.16b}, [x10]
+	eor	v13.16b, v13.16b, v16.16b
+	eor	v14.16b, v14.16b, v17.16b
+	eor	v15.16b, v15.16b, v18.16b
+	mov	CHAIN.16b, v19.16b
+	store8_done
+	.endm
+
 SYM_FUNC_START(sm4rs_ce_cbc_dec)
 	cbz	NBLK, .Lcbc_dec_ret
 	save_v8_v15
 	load_round_keys
 	load_perm BSWAP, .Lbswap128
 	ld1	{CHAIN.16b}, [IV]
-.Lcbc_dec_loop8:
-	cmp	NBLK, #8
-	b.lo	.Lcbc_dec_tail
-	ld1	{v8.16b-v11.16b}, [SRC], #64	/* v8-v15: C[i..i+7] */
-	ld1	{v12.16b-v15.16b}, [SRC], #64
-	rev32	v0.16b, v8.16b
-	rev32	v1.16b, v9.16b
-	rev32	v2.16b, v10.16b
-	rev32	v3.16b, v11.16b
-	rev32	v4.16b, v12.16b
-	rev32	v5.16b, v13.16b
-	rev32	v6.16b, v14.16b
-	rev32	v7.16b, v15.16b
-	sm4_rounds8 v0, v1, v2, v3, v4, v5, v6, v7
-	bswap8
-	eor	v0.16b, v0.16b, CHAIN.16b
-	eor	v1.16b, v1.16b, v8.16b
-	eor	v2.16b, v2.16b, v9.16b
-	eor	v3.16b, v3.16b, v10.16b
-	eor	v4.16b, v4.16b, v11.16b
-	eor	v5.16b, v5.16b, v12.16b
-	eor	v6.16b, v6.16b, v13.16b
-	eor	v7.16b, v7.16b, v14.16b
-	mov	CHAIN.16b, v15.16b
-	st1	{v0.16b-v3.16b}, [DST], #64
-	st1	{v4.16b-v7.16b}, [DST], #64
-	sub	NBLK, NBLK, #8
-	b	.Lcbc_dec_loop8
+	pipeline8 cbc_dec
 .Lcbc_dec_tail:
 	cbz	NBLK, .Lcbc_dec_done
 	ld1	{v8.16b}, [SRC], #16
@@ -317,42 +412,41 @@ SYM_FUNC_END(sm4rs_ce_cfb_enc)
  * void sm4rs_ce_cfb_dec(const u32 rk_enc[32], u8 *dst, const u8 *src,
  *			 unsigned int nblocks, u8 iv[16]);
  *
- * P[i] = E(C[i-1]) ^ C[i], 8 blocks at a time; iv <- the last C.
+ * P[i] = E(C[i-1]) ^ C[i]; iv <- the last C. The batch encrypts C[i-1..i+6]; its
+ * finishing XORs the ciphertext read again from x10.
  */
+	.macro	cfb_dec_load
+	mov	x11, SRC			/* x11: this batch's ciphertext */
+	rev32	v0.16b, CHAIN.16b
+	ld1	{v1.16b-v4.16b}, [SRC], #64
+	ld1	{v5.16b-v7.16b}, [SRC], #48
+	ld1	{CHAIN.16b}, [SRC], #16		/* C[i+7], the next chain */
+	rev32	v1.16b, v1.16b
+	rev32	v2.16b, v2.16b
+	rev32	v3.16b, v3.16b
+	rev32	v4.16b, v4.16b
+	rev32	v5.16b, v5.16b
+	rev32	v6.16b, v6.16b
+	rev32	v7.16b, v7.16b
+	.endm
+
+	.macro	cfb_dec_handed
+	mov	x10, x11			/* x10: the finished batch's ciphertext */
+	.endm
+
+	.macro	cfb_dec_finish
+	bswap8_done
+	xor8_done_from x10
+	store8_done
+	.endm
+
 SYM_FUNC_START(sm4rs_ce_cfb_dec)
 	cbz	NBLK, .Lcfb_dec_ret
 	save_v8_v15
 	load_round_keys
 	load_perm BSWAP, .Lbswap128
 	ld1	{CHAIN.16b}, [IV]
-.Lcfb_dec_loop8:
-	cmp	NBLK, #8
-	b.lo	.Lcfb_dec_tail
-	ld1	{v8.16b-v11.16b}, [SRC], #64	/* v8-v15: C[i..i+7] */
-	ld1	{v12.16b-v15.16b}, [SRC], #64
-	rev32	v0.16b, CHAIN.16b
-	rev32	v1.16b, v8.16b
-	rev32	v2.16b, v9.16b
-	rev32	v3.16b, v10.16b
-	rev32	v4.16b, v11.16b
-	rev32	v5.16b, v12.16b
-	rev32	v6.16b, v13.16b
-	rev32	v7.16b, v14.16b
-	sm4_rounds8 v0, v1, v2, v3, v4, v5, v6, v7
-	bswap8
-	eor	v0.16b, v0.16b, v8.16b
-	eor	v1.16b, v1.16b, v9.16b
-	eor	v2.16b, v2.16b, v10.16b
-	eor	v3.16b, v3.16b, v11.16b
-	eor	v4.16b, v4.16b, v12.16b
-	eor	v5.16b, v5.16b, v13.16b
-	eor	v6.16b, v6.16b, v14.16b
-	eor	v7.16b, v7.16b, v15.16b
-	mov	CHAIN.16b, v15.16b
-	st1	{v0.16b-v3.16b}, [DST], #64
-	st1	{v4.16b-v7.16b}, [DST], #64
-	sub	NBLK, NBLK, #8
-	b	.Lcfb_dec_loop8
+	pipeline8 cfb_dec
 .Lcfb_dec_tail:
 	cbz	NBLK, .Lcfb_dec_done
 	ld1	{v8.16b}, [SRC], #16
@@ -378,12 +472,47 @@ SYM_FUNC_END(sm4rs_ce_cfb_dec)
  * dst = src ^ E(ctr++), with ctr a 128-bit big-endian counter; ctr <- the next counter.
  * The counter lives in x5:x6 (high:low, native). SM4E's lane order of a counter is the
  * native (high, low) pair with the 32-bit halves of each swapped (rev64 .4s), so the eight
- * counters of a stride are made with vector adds, without general-register moves, while
- * the low half cannot wrap within the stride; near the wrap, blocks go one at a time with
- * the carry done in x5:x6.
+ * counters of a batch are made with vector adds, without general-register moves, while
+ * the low half cannot wrap within the batch; near the wrap, blocks go one at a time with
+ * the carry done in x5:x6. SRC lags a batch behind: it is read when a batch is finished.
  */
 	CTR_HI	.req	x5
 	CTR_LO	.req	x6
+
+	.macro	ctr_check, out
+	cmn	CTR_LO, #8			/* would the low half wrap within 8? */
+	b.cs	\out
+	.endm
+
+	.macro	ctr_load
+	fmov	d16, CTR_HI
+	mov	v16.d[1], CTR_LO		/* v16: (high, low) */
+	add	v17.2d, v16.2d, v20.2d
+	rev64	v0.4s, v16.4s
+	add	v18.2d, v17.2d, v20.2d
+	rev64	v1.4s, v17.4s
+	add	v19.2d, v18.2d, v20.2d
+	rev64	v2.4s, v18.4s
+	add	v16.2d, v19.2d, v20.2d
+	rev64	v3.4s, v19.4s
+	add	v17.2d, v16.2d, v20.2d
+	rev64	v4.4s, v16.4s
+	add	v18.2d, v17.2d, v20.2d
+	rev64	v5.4s, v17.4s
+	add	v19.2d, v18.2d, v20.2d
+	rev64	v6.4s, v18.4s
+	rev64	v7.4s, v19.4s
+	add	CTR_LO, CTR_LO, #8
+	.endm
+
+	.macro	ctr_handed
+	.endm
+
+	.macro	ctr_finish
+	bswap8_done
+	xor8_done_from SRC
+	store8_done
+	.endm
 
 	/* One block: dst = src ^ E(counter), counter++ (with carry). */
 	.macro	ctr_one_block
@@ -410,54 +539,16 @@ SYM_FUNC_START(sm4rs_ce_ctr)
 	mov	x7, #1
 	fmov	d20, xzr
 	mov	v20.d[1], x7			/* v20: {0, 1}, the increment */
-.Lctr_loop8:
-	cmp	NBLK, #8
-	b.lo	.Lctr_tail
-	cmn	CTR_LO, #8			/* would the low half wrap within 8? */
-	b.cs	.Lctr_one
-	fmov	d16, CTR_HI
-	mov	v16.d[1], CTR_LO		/* v16: (high, low) */
-	add	v17.2d, v16.2d, v20.2d
-	rev64	v0.4s, v16.4s
-	add	v18.2d, v17.2d, v20.2d
-	rev64	v1.4s, v17.4s
-	add	v19.2d, v18.2d, v20.2d
-	rev64	v2.4s, v18.4s
-	add	v16.2d, v19.2d, v20.2d
-	rev64	v3.4s, v19.4s
-	add	v17.2d, v16.2d, v20.2d
-	rev64	v4.4s, v16.4s
-	add	v18.2d, v17.2d, v20.2d
-	rev64	v5.4s, v17.4s
-	add	v19.2d, v18.2d, v20.2d
-	rev64	v6.4s, v18.4s
-	rev64	v7.4s, v19.4s
-	add	CTR_LO, CTR_LO, #8
-	sm4_rounds8 v0, v1, v2, v3, v4, v5, v6, v7
-	ld1	{v8.16b-v11.16b}, [SRC], #64
-	ld1	{v12.16b-v15.16b}, [SRC], #64
-	bswap8
-	eor	v0.16b, v0.16b, v8.16b
-	eor	v1.16b, v1.16b, v9.16b
-	eor	v2.16b, v2.16b, v10.16b
-	eor	v3.16b, v3.16b, v11.16b
-	eor	v4.16b, v4.16b, v12.16b
-	eor	v5.16b, v5.16b, v13.16b
-	eor	v6.16b, v6.16b, v14.16b
-	eor	v7.16b, v7.16b, v15.16b
-	st1	{v0.16b-v3.16b}, [DST], #64
-	st1	{v4.16b-v7.16b}, [DST], #64
-	sub	NBLK, NBLK, #8
-	b	.Lctr_loop8
-.Lctr_one:					/* near the wrap: one block, then try 8 again */
-	ctr_one_block
-	sub	NBLK, NBLK, #1
-	b	.Lctr_loop8
+	pipeline8 ctr, 1
 .Lctr_tail:
 	cbz	NBLK, .Lctr_done
 	ctr_one_block
 	sub	NBLK, NBLK, #1
 	b	.Lctr_tail
+.Lctr_one:					/* near the wrap: one block, then batches again */
+	ctr_one_block
+	sub	NBLK, NBLK, #1
+	b	.Lctr_start
 .Lctr_done:
 	rev	CTR_HI, CTR_HI
 	rev	CTR_LO, CTR_LO
@@ -474,82 +565,93 @@ SYM_FUNC_END(sm4rs_ce_ctr)
  * XTS without the stealing: dst = C(src ^ T) ^ T, T <- T * x in GF(2^128) (IEEE 1619,
  * little-endian), for whole blocks. rk is the data key's schedule for the direction; the
  * tweak is the already encrypted one, and is left as the next block's.
+ *
+ * The tweaks are made in general registers (x12:x13 = low:high), where the doubling is
+ * three integer operations, and reach the vector unit through two 128-byte stack
+ * buffers (x9: the batch being loaded, x10: the batch being finished), so that the vector
+ * pipes only do the XORs.
  */
-	TWEAK	.req	v16
-	GFMASK	.req	v20	/* {0x87, 1}: the reduction and the carry between the halves */
+	T_LO	.req	x12
+	T_HI	.req	x13
 
-	/* \dst = \src * x */
-	.macro	next_tweak, dst, src
-	sshr	v19.2d, \src\().2d, #63
-	add	\dst\().2d, \src\().2d, \src\().2d
-	ext	v19.16b, v19.16b, v19.16b, #8
-	and	v19.16b, v19.16b, GFMASK.16b
-	eor	\dst\().16b, \dst\().16b, v19.16b
+	GF_POLY	.req	x15	/* 0x87: x^128 = x^7 + x^2 + x + 1 */
+
+	/* T <- T * x */
+	.macro	double_tweak
+	and	x14, GF_POLY, T_HI, asr #63
+	extr	T_HI, T_HI, T_LO, #63
+	eor	T_LO, x14, T_LO, lsl #1
+	.endm
+
+	.macro	xts_load
+	.irp	i, 0, 16, 32, 48, 64, 80, 96, 112
+	stp	T_LO, T_HI, [x9, #\i]
+	double_tweak
+	.endr
+	ld1	{v16.16b-v19.16b}, [x9]
+	ld1	{v0.16b-v3.16b}, [SRC], #64
+	eor	v0.16b, v0.16b, v16.16b
+	eor	v1.16b, v1.16b, v17.16b
+	eor	v2.16b, v2.16b, v18.16b
+	eor	v3.16b, v3.16b, v19.16b
+	add	x11, x9, #64
+	ld1	{v16.16b-v19.16b}, [x11]
+	ld1	{v4.16b-v7.16b}, [SRC], #64
+	eor	v4.16b, v4.16b, v16.16b
+	eor	v5.16b, v5.16b, v17.16b
+	eor	v6.16b, v6.16b, v18.16b
+	eor	v7.16b, v7.16b, v19.16b
+	rev32	v0.16b, v0.16b
+	rev32	v1.16b, v1.16b
+	rev32	v2.16b, v2.16b
+	rev32	v3.16b, v3.16b
+	rev32	v4.16b, v4.16b
+	rev32	v5.16b, v5.16b
+	rev32	v6.16b, v6.16b
+	rev32	v7.16b, v7.16b
+	.endm
+
+	.macro	xts_handed
+	mov	x11, x9				/* swap the tweak buffers */
+	mov	x9, x10
+	mov	x10, x11
+	.endm
+
+	.macro	xts_finish
+	bswap8_done
+	mov	x11, x10
+	xor8_done_from x11
+	store8_done
 	.endm
 
 SYM_FUNC_START(sm4rs_ce_xts)
 	cbz	NBLK, .Lxts_ret
 	save_v8_v15
 	load_round_keys
-	load_perm BSWAP, .Lbswap128
-	mov	x7, #0x87
-	fmov	d20, x7
-	mov	x7, #1
-	mov	GFMASK.d[1], x7
-	ld1	{TWEAK.16b}, [IV]
-.Lxts_loop8:
-	cmp	NBLK, #8
-	b.lo	.Lxts_tail
-	mov	v8.16b, TWEAK.16b		/* v8-v15: the tweaks of the 8 blocks */
-	next_tweak v9, v8
-	next_tweak v10, v9
-	next_tweak v11, v10
-	next_tweak v12, v11
-	next_tweak v13, v12
-	next_tweak v14, v13
-	next_tweak v15, v14
-	next_tweak TWEAK, v15
-	ld1	{v0.16b-v3.16b}, [SRC], #64
-	ld1	{v4.16b-v7.16b}, [SRC], #64
-	eor	v0.16b, v0.16b, v8.16b
-	eor	v1.16b, v1.16b, v9.16b
-	eor	v2.16b, v2.16b, v10.16b
-	eor	v3.16b, v3.16b, v11.16b
-	eor	v4.16b, v4.16b, v12.16b
-	eor	v5.16b, v5.16b, v13.16b
-	eor	v6.16b, v6.16b, v14.16b
-	eor	v7.16b, v7.16b, v15.16b
-	.irp	b, v0, v1, v2, v3, v4, v5, v6, v7
-	rev32	\b\().16b, \b\().16b
-	.endr
-	sm4_rounds8 v0, v1, v2, v3, v4, v5, v6, v7
-	bswap8
-	eor	v0.16b, v0.16b, v8.16b
-	eor	v1.16b, v1.16b, v9.16b
-	eor	v2.16b, v2.16b, v10.16b
-	eor	v3.16b, v3.16b, v11.16b
-	eor	v4.16b, v4.16b, v12.16b
-	eor	v5.16b, v5.16b, v13.16b
-	eor	v6.16b, v6.16b, v14.16b
-	eor	v7.16b, v7.16b, v15.16b
-	st1	{v0.16b-v3.16b}, [DST], #64
-	st1	{v4.16b-v7.16b}, [DST], #64
-	sub	NBLK, NBLK, #8
-	b	.Lxts_loop8
+	load_perm BSWAP, .Lbswap128		/* (uses x9) */
+	sub	sp, sp, #256			/* the two tweak buffers */
+	mov	x9, sp
+	add	x10, sp, #128
+	ldp	T_LO, T_HI, [IV]
+	mov	GF_POLY, #0x87
+	pipeline8 xts
 .Lxts_tail:
 	cbz	NBLK, .Lxts_done
+	stp	T_LO, T_HI, [x9]
+	ld1	{v16.16b}, [x9]
+	double_tweak
 	ld1	{v0.16b}, [SRC], #16
-	eor	v0.16b, v0.16b, TWEAK.16b
+	eor	v0.16b, v0.16b, v16.16b
 	rev32	v0.16b, v0.16b
 	sm4_rounds1 v0
 	tbl	v0.16b, {v0.16b}, BSWAP.16b
-	eor	v0.16b, v0.16b, TWEAK.16b
+	eor	v0.16b, v0.16b, v16.16b
 	st1	{v0.16b}, [DST], #16
-	next_tweak TWEAK, TWEAK
 	sub	NBLK, NBLK, #1
 	b	.Lxts_tail
 .Lxts_done:
-	st1	{TWEAK.16b}, [IV]
+	stp	T_LO, T_HI, [IV]
+	add	sp, sp, #256
 	restore_v8_v15
 .Lxts_ret:
 	ret

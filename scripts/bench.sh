@@ -29,20 +29,20 @@ preprocess "$src/arch/arm64/crypto/sm4-ce-core.S" "$tmp/upstream-ce.i"
 
 # row side file loop-label blocks-per-iteration
 cat >"$tmp/table" <<TABLE
-ECB ours $tmp/ours-ce.i .Lecb_loop8 8
+ECB ours $tmp/ours-ce.i .Lecb_loop 8
 ECB upstream $tmp/upstream-ce.i .Lcrypt_loop_blk 8
 CBC-enc ours $tmp/ours-ce.i .Lcbc_enc_loop 1
 CBC-enc upstream $tmp/upstream-ce.i .Lcbc_enc_loop_4x 4
-CBC-dec ours $tmp/ours-ce.i .Lcbc_dec_loop8 8
+CBC-dec ours $tmp/ours-ce.i .Lcbc_dec_loop 8
 CBC-dec upstream $tmp/upstream-ce.i .Lcbc_dec_loop_8x 8
 CFB-enc ours $tmp/ours-ce.i .Lcfb_enc_loop 1
-CFB-dec ours $tmp/ours-ce.i .Lcfb_dec_loop8 8
-CTR ours $tmp/ours-ce.i .Lctr_loop8 8
+CFB-dec ours $tmp/ours-ce.i .Lcfb_dec_loop 8
+CTR ours $tmp/ours-ce.i .Lctr_loop 8
 CTR upstream $tmp/upstream-ce.i .Lctr_loop_8x 8
-XTS ours $tmp/ours-ce.i .Lxts_loop8 8
+XTS ours $tmp/ours-ce.i .Lxts_loop 8
 XTS upstream $tmp/upstream-ce.i .Lxts_enc_loop_8x 8
 TABLE
-python3 "$REPO/scripts/mca.py" "$LLVM_BIN/llvm-mca" "$tmp/table" >"$tmp/out"
+python3 "$REPO/scripts/mca.py" "$LLVM_BIN" "$tmp/table" >"$tmp/out"
 
 # Floors (Neoverse N2, SM4E: latency 4, one per cycle on one pipe, 8 per block):
 # parallel modes 8 cycles/block; chained encryption the 8 x 4 cycle SM4E latency chain.
