@@ -319,8 +319,9 @@ impl<Iv: Block> Request<'_, Iv> {
 
     /// Processes the data a step at a time (`skcipher_walk_virt()`).
     ///
-    /// `f` gets each step and returns how many bytes at its end it left unprocessed; they
-    /// come again at the start of the next step. A step has at least the algorithm's walk
+    /// `f` gets each step and returns how many bytes at its end it left unprocessed (fewer
+    /// than the step has: leaving all of it fails the walk with `EINVAL`); they come again
+    /// at the start of the next step. A step has at least the algorithm's walk
     /// size (or all that remains), and whole chunks unless it is the last; a request whose
     /// length is not a multiple of the block size fails with `EINVAL`. Leaving bytes of a
     /// step that the walk had to bounce through its own buffer also fails with `EINVAL`, so
@@ -378,8 +379,9 @@ impl<Iv: Block> Request<'_, Iv> {
             // SAFETY: the walk is live and mapped its step.
             let mut step = unsafe { Step::new(w) };
             let n = step.len();
+            // Leaving the whole step would present it again, forever: a driver bug.
             let res = match f(&mut step) {
-                Ok(left) if left <= n => left as c_int,
+                Ok(left) if left < n => left as c_int,
                 Ok(_) => EINVAL.to_errno(),
                 Err(e) => e.to_errno(),
             };

@@ -9,7 +9,7 @@ source "$(dirname "$0")/lib.sh"
 lane=${1:?usage: vm.sh LANE MODE CPU} mode=${2:?} cpu=${3:?}
 kdir=$(lane_build_dir "$lane")
 [ -n "$kdir" ] && [ -f "$kdir/.sm4rs-done" ] || die "lane $lane has no built kernel (scripts/kernel.sh $lane)"
-timeout_s=${SM4RS_VM_TIMEOUT:-900}
+timeout_s=${SM4RS_VM_TIMEOUT:-300}
 
 # --- modules and initramfs -------------------------------------------------------------
 tag="[$lane $cpu]"
