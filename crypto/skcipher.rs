@@ -513,6 +513,22 @@ impl<'a> InOut<'a> {
         )
     }
 
+    /// The data from byte `start` on, at most `len` bytes of it, for the lifetime of the
+    /// borrow.
+    pub fn range(&mut self, start: usize, len: usize) -> InOut<'_> {
+        let start = start.min(self.len);
+        let len = len.min(self.len - start);
+        // INVARIANT: a sub-range of ours, borrowed from `self`.
+        InOut {
+            // SAFETY: `start <= len`, so the offsets stay in bounds.
+            src: unsafe { self.src.add(start) },
+            // SAFETY: as above.
+            dst: unsafe { self.dst.add(start) },
+            len,
+            _p: PhantomData,
+        }
+    }
+
     /// Copies the first `buf.len()` source bytes (at most [`InOut::len`]) into `buf`.
     pub fn read(&self, buf: &mut [u8]) {
         let n = buf.len().min(self.len);

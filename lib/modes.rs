@@ -174,7 +174,7 @@ fn walk_stealing(
 }
 
 /// `tweak * x` in GF(2^128), little-endian as in IEEE 1619.
-fn gf128_mul_x(t: &Iv) -> Iv {
+pub(crate) fn gf128_mul_x(t: &Iv) -> Iv {
     let lo = u64::from_le_bytes([t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7]]);
     let hi = u64::from_le_bytes([t[8], t[9], t[10], t[11], t[12], t[13], t[14], t[15]]);
     let lo2 = (lo << 1) ^ ((hi >> 63) * 0x87);

@@ -4,8 +4,10 @@
 #   host    cargo tests of the SM4 core (standard vectors, RustCrypto oracle)
 #   6.12    Linux 6.12 LTS VMs (always gates), each scenario of tests/vm on its CPU:
 #             test-generic (-cpu max)  sm4_generic alone
-#             test-ce (-cpu max)       sm4_generic + sm4-ce: KUnit, testmgr, tcrypt
-#             test-nosm4 (-cpu cortex-a72) sm4-ce refuses to load, SM4 still served
+#             test-max (-cpu max)      sm4_generic + sm4-ce + sm4-neon: KUnit, testmgr,
+#                                      tcrypt mode 218 on sm4-ce
+#             test-a72 (-cpu cortex-a72) sm4-ce refuses to load; sm4-neon serves: KUnit,
+#                                      testmgr, tcrypt mode 218 on sm4-neon
 #   7.3     the same on Linux 7.3 (if the kernel package can be had)
 # Prints one line per test and closes with "N passed, N failed".
 source "$(dirname "$0")/lib.sh"
@@ -66,7 +68,7 @@ for lane in "${LANES[@]}"; do
 	fi
 	log "[$lane] kernel ready in $(($(date +%s) - l0)) s; booting the test VM"
 	v0=$(date +%s)
-	for scenario in "test-generic max" "test-ce max" "test-nosm4 cortex-a72"; do
+	for scenario in "test-generic max" "test-max max" "test-a72 cortex-a72"; do
 		set -- $scenario
 		before=$(wc -l <"$counts")
 		rc=0

@@ -68,3 +68,21 @@ sm4_table() {
 		/^$/ { if (n ~ /sm4/) printf "%-16s %-28s %-8s %-14s %s\n", n, d, p, m, s; n = "" }
 	' /proc/crypto | sort
 }
+
+# Runs tcrypt mode 218 (the SM4 speed test: ecb, cbc, cts(cbc), ctr, xts; sec=0 means a
+# fixed small number of iterations) and checks that it reached its last algorithm with the
+# expected driver ($1) and reported no failure.
+run_tcrypt_speed() {
+	local log
+	dmesg -c >/dev/null
+	insmod /lib/modules/kernel/tcrypt.ko mode=218 sec=0 2>/dev/null
+	log=$(dmesg -c)
+	if ! echo "$log" | grep -q "testing speed of .*xts(sm4) (xts-$1) decryption"; then
+		echo "$log" | grep -E "testing speed|failed" | tail -n 3
+		fail "tcrypt.mode218" "did not reach xts(sm4) decryption with xts-$1"
+	elif echo "$log" | grep -qiE "failed|error"; then
+		fail "tcrypt.mode218" "tcrypt reported a failure"
+	else
+		pass "tcrypt.mode218"
+	fi
+}

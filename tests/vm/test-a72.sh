@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: GPL-2.0
+# Scenario "test-a72" (-cpu cortex-a72: NEON without SM4): sm4-ce refuses to load with
+# -ENODEV and leaves nothing registered; sm4-neon serves ECB/CBC/CFB/CTR (and CTS/XTS),
+# passes testmgr's extended self-tests and its KUnit suite, and tcrypt mode 218 completes.
+
+NEON_DRIVERS="ecb-sm4-neon cbc-sm4-neon ctr-sm4-neon cts-cbc-sm4-neon xts-sm4-neon"
+
+load_ours sm4_generic
+if insmod /lib/modules/sm4rs/sm4-ce.ko 2>/tmp/err; then
+	fail "sm4-ce.refuses-without-sm4" "loaded on a CPU without SM4"
+elif grep -q "No such device" /tmp/err; then
+	pass "sm4-ce.refuses-without-sm4"
+else
+	fail "sm4-ce.refuses-without-sm4" "$(cat /tmp/err)"
+fi
+if grep -q -- '-sm4-ce' /proc/crypto; then
+	fail "sm4-ce.nothing-registered" "sm4-ce drivers in /proc/crypto"
+else
+	pass "sm4-ce.nothing-registered"
+fi
+if load_ours sm4-neon; then
+	for drv in $NEON_DRIVERS; do
+		check_selftest "$drv"
+	done
+	for pair in "sm4 sm4-generic" "ecb(sm4) ecb-sm4-neon" "cbc(sm4) cbc-sm4-neon" \
+		"cfb(sm4) cfb-sm4-neon" "ctr(sm4) ctr-sm4-neon" "cts(cbc(sm4)) cts-cbc-sm4-neon" \
+		"xts(sm4) xts-sm4-neon"; do
+		set -- $pair
+		drv=$(serving_driver "$1")
+		if [ "$drv" = "$2" ]; then pass "served.$1"; else fail "served.$1" "served by '$drv'"; fi
+	done
+	run_tcrypt_test 191 "ecb-cbc-ctr-xts(sm4-neon)"
+	run_tcrypt_test 59 "cts(cbc(sm4-neon))"
+	run_tcrypt_speed "sm4-neon"
+fi
