@@ -6,9 +6,10 @@
  * Eight blocks are done at once, transposed: `ld4` puts word j of four blocks in the four
  * lanes of one register, so X0..X3 of blocks 0-3 are v0-v3 and of blocks 4-7 v4-v7, and a
  * round is the same few instructions on every lane. The S-box is held whole in v16-v31
- * (256 bytes) and looked up with one `tbl` and three `tbx` over 64-byte quarters (the
- * index minus 64 each time: an out-of-range index leaves the byte alone), so there is no
- * memory access, and no branch, that depends on the key or the data. The linear transform
+ * (256 bytes) and looked up with four `tbl` over its 64-byte quarters (the index minus 64
+ * each time; an out-of-range index gives 0) ORed together, so there is no memory access,
+ * and no branch, that depends on the key or the data. (Four `tbl` and three `orr` cost
+ * less than one `tbl` and three `tbx`: a four-register `tbx` is twice a `tbl`.) The linear transform
  * is L(B) = B ^ rol(B, 24) ^ rol(B ^ rol(B, 8) ^ rol(B, 16), 2), with the byte rotations
  * done by `tbl`/`rev32` and the 2-bit one by `shl` + `sri`.
  *
@@ -34,19 +35,22 @@
 
 	/*
 	 * One round on four blocks: \x0 ^= L(S(\x1 ^ \x2 ^ \x3 ^ rk)).
-	 * v12: the S-box input, v13: its output B, v14/v15: the parts of L(B).
+	 * v12: the S-box input, v13: its output B, v14/v15: lookups and the parts of L(B).
 	 */
 	.macro	round4blk, x0, x1, x2, x3
 	eor	v12.16b, \x1\().16b, \x2\().16b
 	eor	v12.16b, v12.16b, \x3\().16b
 	eor	v12.16b, v12.16b, ROUNDKEY.16b
-	tbl	v13.16b, {v16.16b-v19.16b}, v12.16b
+	tbl	v13.16b, {v16.16b-v19.16b}, v12.16b	/* S-box entries 0-63 */
 	sub	v12.16b, v12.16b, C64.16b
-	tbx	v13.16b, {v20.16b-v23.16b}, v12.16b
+	tbl	v14.16b, {v20.16b-v23.16b}, v12.16b	/* 64-127 */
+	orr	v13.16b, v13.16b, v14.16b
 	sub	v12.16b, v12.16b, C64.16b
-	tbx	v13.16b, {v24.16b-v27.16b}, v12.16b
+	tbl	v14.16b, {v24.16b-v27.16b}, v12.16b	/* 128-191 */
+	orr	v13.16b, v13.16b, v14.16b
 	sub	v12.16b, v12.16b, C64.16b
-	tbx	v13.16b, {v28.16b-v31.16b}, v12.16b
+	tbl	v14.16b, {v28.16b-v31.16b}, v12.16b	/* 192-255 */
+	orr	v13.16b, v13.16b, v14.16b
 	tbl	v14.16b, {v13.16b}, ROL8.16b
 	rev32	v15.8h, v13.8h				/* rol(B, 16) */
 	eor	v14.16b, v14.16b, v15.16b
