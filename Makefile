@@ -4,13 +4,15 @@
 #
 #   make run            build everything needed, boot the default VM, show the SM4 drivers
 #   make test           all test lanes (host, Linux 6.12, Linux 7.3)
+#   make bench          llvm-mca models of the assembly loops, ours and upstream's
 #   make KDIR=<dir>     build the modules against your own kernel build directory
 #   make clean
 
 KDIR ?=
 LANE ?= 6.12
+CPU ?= max
 
-.PHONY: all modules run test clean kernel
+.PHONY: all modules run test bench clean kernel
 
 all: modules
 
@@ -28,10 +30,13 @@ kernel:
 	scripts/kernel.sh $(LANE)
 
 run:
-	LANE=$(LANE) scripts/run.sh
+	LANE=$(LANE) CPU=$(CPU) scripts/run.sh
 
 test:
 	scripts/test.sh
+
+bench:
+	LANE=$(LANE) scripts/bench.sh
 
 clean:
 	rm -f *.o *.ko *.mod *.mod.c *.mod.o .*.cmd modules.order Module.symvers \

@@ -59,14 +59,27 @@ run_tcrypt_test() {
 	fi
 }
 
-# Prints which driver serves each SM4 algorithm name, as /proc/crypto tells it.
+# Prints every SM4 implementation in /proc/crypto; "<= used" marks the one the crypto API
+# picks for its name (the highest priority that passed its self-test).
 sm4_table() {
-	printf '%-16s %-28s %-8s %-14s %s\n' NAME DRIVER PRIORITY MODULE SELFTEST
+	printf '%-16s %-24s %-9s %-12s %-9s\n' NAME DRIVER PRIORITY MODULE SELFTEST
 	awk '
+		function flush() {
+			if (n ~ /sm4/) {
+				k++; N[k] = n; D[k] = d; P[k] = p; M[k] = m; S[k] = s
+				if (s == "passed" && (!(n in best) || p + 0 > bestp[n])) { best[n] = k; bestp[n] = p + 0 }
+			}
+			n = ""; s = "passed"
+		}
+		BEGIN { s = "passed" }
 		/^name/ { n = $3 } /^driver/ { d = $3 } /^module/ { m = $3 }
 		/^priority/ { p = $3 } /^selftest/ { s = $3 }
-		/^$/ { if (n ~ /sm4/) printf "%-16s %-28s %-8s %-14s %s\n", n, d, p, m, s; n = "" }
-	' /proc/crypto | sort
+		/^$/ { flush() }
+		END {
+			flush()
+			for (i = 1; i <= k; i++)
+				printf "%-16s %-24s %-9s %-12s %-9s%s\n", N[i], D[i], P[i], M[i], S[i], (best[N[i]] == i ? " <= used" : "")
+		}' /proc/crypto | sort -k1,1 -k3,3nr
 }
 
 # Runs tcrypt mode 218 (the SM4 speed test: ecb, cbc, cts(cbc), ctr, xts; sec=0 means a
