@@ -29,6 +29,8 @@
 #include <linux/linkage.h>
 #include <asm/assembler.h>
 
+#include "lib/sm4-asm.h"
+
 	.arch	armv8.2-a+crypto+sm4
 
 	/* Arguments of the bulk functions. */
@@ -47,12 +49,6 @@
 	.macro	load_round_keys
 	ld1	{v24.4s-v27.4s}, [RK], #64
 	ld1	{v28.4s-v31.4s}, [RK]
-	.endm
-
-	/* Loads the tbl index \name into \reg. */
-	.macro	load_perm, reg, name
-	adr_l	x9, \name
-	ld1	{\reg\().16b}, [x9]
 	.endm
 
 	/* The 32 rounds of one block, in SM4E lane order. */
@@ -181,21 +177,6 @@
 	.endif
 .L\m\()_drain:
 	\m\()_finish
-	.endm
-
-	/* Spill / restore the callee-saved low halves of v8-v15. */
-	.macro	save_v8_v15
-	stp	d8, d9, [sp, #-64]!
-	stp	d10, d11, [sp, #16]
-	stp	d12, d13, [sp, #32]
-	stp	d14, d15, [sp, #48]
-	.endm
-
-	.macro	restore_v8_v15
-	ldp	d10, d11, [sp, #16]
-	ldp	d12, d13, [sp, #32]
-	ldp	d14, d15, [sp, #48]
-	ldp	d8, d9, [sp], #64
 	.endm
 
 /*

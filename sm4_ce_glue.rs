@@ -241,17 +241,7 @@ impl kernel::Module for Sm4CeModule {
         }
         Ok(Self {
             _cipher: cipher::Registration::new(module)?,
-            _skciphers: skcipher::Registration::new(
-                module,
-                [
-                    skcipher::alg::<modes::Ecb<Ce>>(),
-                    skcipher::alg::<modes::Cbc<Ce>>(),
-                    skcipher::alg::<modes::Cfb<Ce>>(),
-                    skcipher::alg::<modes::Ctr<Ce>>(),
-                    skcipher::alg::<modes::Cts<Ce>>(),
-                    skcipher::alg::<modes::Xts<Ce>>(),
-                ],
-            )?,
+            _skciphers: skcipher::Registration::new(module, modes::algs::<Ce>())?,
         })
     }
 }

@@ -13,7 +13,7 @@
  * is L(B) = B ^ rol(B, 24) ^ rol(B ^ rol(B, 8) ^ rol(B, 16), 2), with the byte rotations
  * done by `tbl`/`rev32` and the 2-bit one by `shl` + `sri`.
  *
- * Registers (AAPCS64): x0-x4 arguments, x9-x10 scratch; v0-v7 the state, v8 the round key
+ * Registers (AAPCS64): x0-x4 arguments, x9 scratch, x10 the round key pointer; v0-v7 the state, v8 the round key
  * (all lanes), v9 the constant 64, v10/v11 the rol-8/rol-24 byte permutations, v12-v15
  * scratch (v8-v15 are callee-saved: their low halves are spilled), v16-v31 the S-box.
  */
@@ -21,12 +21,14 @@
 #include <linux/linkage.h>
 #include <asm/assembler.h>
 
+#include "lib/sm4-asm.h"
+
 	RK	.req	x0	/* const u32 rk[32] */
 	DST	.req	x1	/* u8 *dst */
 	SRC	.req	x2	/* const u8 *src */
 	NBATCH	.req	w3	/* unsigned int nbatches: groups of 8 blocks */
 	SBOX	.req	x4	/* const u8 sbox[256] */
-	RKP	.req	x9	/* the next round key */
+	RKP	.req	x10	/* the next round key */
 
 	ROUNDKEY .req	v8
 	C64	.req	v9
@@ -87,19 +89,14 @@
  */
 SYM_FUNC_START(sm4rs_neon_crypt)
 	cbz	NBATCH, .Lneon_ret
-	stp	d8, d9, [sp, #-64]!
-	stp	d10, d11, [sp, #16]
-	stp	d12, d13, [sp, #32]
-	stp	d14, d15, [sp, #48]
+	save_v8_v15
 	ld1	{v16.16b-v19.16b}, [SBOX], #64
 	ld1	{v20.16b-v23.16b}, [SBOX], #64
 	ld1	{v24.16b-v27.16b}, [SBOX], #64
 	ld1	{v28.16b-v31.16b}, [SBOX]
 	movi	C64.16b, #64
-	adr_l	x10, .Lrol8
-	ld1	{ROL8.16b}, [x10]
-	adr_l	x10, .Lrol24
-	ld1	{ROL24.16b}, [x10]
+	load_perm ROL8, .Lrol8
+	load_perm ROL24, .Lrol24
 .Lneon_loop:
 	ld4	{v0.4s-v3.4s}, [SRC], #64		/* X0..X3 of blocks 0-3 */
 	ld4	{v4.4s-v7.4s}, [SRC], #64		/* X0..X3 of blocks 4-7 */
@@ -128,10 +125,7 @@ SYM_FUNC_START(sm4rs_neon_crypt)
 	st4	{v12.4s-v15.4s}, [DST], #64
 	subs	NBATCH, NBATCH, #1
 	b.ne	.Lneon_loop
-	ldp	d10, d11, [sp, #16]
-	ldp	d12, d13, [sp, #32]
-	ldp	d14, d15, [sp, #48]
-	ldp	d8, d9, [sp], #64
+	restore_v8_v15
 .Lneon_ret:
 	ret
 SYM_FUNC_END(sm4rs_neon_crypt)

@@ -239,17 +239,7 @@ struct Sm4NeonModule {
 impl kernel::Module for Sm4NeonModule {
     fn init(module: &'static ThisModule) -> Result<Self> {
         Ok(Self {
-            _skciphers: skcipher::Registration::new(
-                module,
-                [
-                    skcipher::alg::<modes::Ecb<NeonBackend>>(),
-                    skcipher::alg::<modes::Cbc<NeonBackend>>(),
-                    skcipher::alg::<modes::Cfb<NeonBackend>>(),
-                    skcipher::alg::<modes::Ctr<NeonBackend>>(),
-                    skcipher::alg::<modes::Cts<NeonBackend>>(),
-                    skcipher::alg::<modes::Xts<NeonBackend>>(),
-                ],
-            )?,
+            _skciphers: skcipher::Registration::new(module, modes::algs::<NeonBackend>())?,
         })
     }
 }

@@ -72,6 +72,19 @@ pub(crate) struct XtsCtx {
     tweak: sm4::Key,
 }
 
+/// The skciphers of a back end, for registration.
+pub(crate) fn algs<B: Backend>() -> [crate::crypto::skcipher::Alg; 6] {
+    use crate::crypto::skcipher::alg;
+    [
+        alg::<Ecb<B>>(),
+        alg::<Cbc<B>>(),
+        alg::<Cfb<B>>(),
+        alg::<Ctr<B>>(),
+        alg::<Cts<B>>(),
+        alg::<Xts<B>>(),
+    ]
+}
+
 /// Expands a 16-byte key with the back end.
 fn expand<B: Backend>(key: &[u8]) -> Result<sm4::Key> {
     let key: &[u8; sm4::KEY_SIZE] = key.try_into().map_err(|_| EINVAL)?;
@@ -206,6 +219,18 @@ macro_rules! sm4_skcipher {
     };
 }
 
+/// The context and key setting of the modes with one SM4 key.
+macro_rules! sm4_single_key {
+    () => {
+        type Context = Sm4Ctx;
+
+        fn set_key(ctx: &mut Sm4Ctx, key: &Key<'_>) -> Result {
+            ctx.key = expand::<B>(key.bytes())?;
+            Ok(())
+        }
+    };
+}
+
 /// The constants of an skcipher declared by `sm4_skcipher!`.
 macro_rules! sm4_consts {
     () => {
@@ -238,12 +263,7 @@ sm4_skcipher!(Xts, c"xts(sm4)", XTS, 16, 32, 32);
 impl<B: Backend> Skcipher for Ecb<B> {
     sm4_consts!();
     type Iv = [u8; 0];
-    type Context = Sm4Ctx;
-
-    fn set_key(ctx: &mut Sm4Ctx, key: &Key<'_>) -> Result {
-        ctx.key = expand::<B>(key.bytes())?;
-        Ok(())
-    }
+    sm4_single_key!();
 }
 
 impl<B: Backend> Ecb<B> {
@@ -262,12 +282,7 @@ impl<B: Backend> Ecb<B> {
 impl<B: Backend> Skcipher for Cbc<B> {
     sm4_consts!();
     type Iv = Iv;
-    type Context = Sm4Ctx;
-
-    fn set_key(ctx: &mut Sm4Ctx, key: &Key<'_>) -> Result {
-        ctx.key = expand::<B>(key.bytes())?;
-        Ok(())
-    }
+    sm4_single_key!();
 }
 
 impl<B: Backend> Cbc<B> {
@@ -287,12 +302,7 @@ impl<B: Backend> Cbc<B> {
 impl<B: Backend> Skcipher for Cfb<B> {
     sm4_consts!();
     type Iv = Iv;
-    type Context = Sm4Ctx;
-
-    fn set_key(ctx: &mut Sm4Ctx, key: &Key<'_>) -> Result {
-        ctx.key = expand::<B>(key.bytes())?;
-        Ok(())
-    }
+    sm4_single_key!();
 }
 
 impl<B: Backend> Cfb<B> {
@@ -312,12 +322,7 @@ impl<B: Backend> Cfb<B> {
 impl<B: Backend> Skcipher for Ctr<B> {
     sm4_consts!();
     type Iv = Iv;
-    type Context = Sm4Ctx;
-
-    fn set_key(ctx: &mut Sm4Ctx, key: &Key<'_>) -> Result {
-        ctx.key = expand::<B>(key.bytes())?;
-        Ok(())
-    }
+    sm4_single_key!();
 }
 
 impl<B: Backend> Ctr<B> {
@@ -331,12 +336,7 @@ impl<B: Backend> Ctr<B> {
 impl<B: Backend> Skcipher for Cts<B> {
     sm4_consts!();
     type Iv = Iv;
-    type Context = Sm4Ctx;
-
-    fn set_key(ctx: &mut Sm4Ctx, key: &Key<'_>) -> Result {
-        ctx.key = expand::<B>(key.bytes())?;
-        Ok(())
-    }
+    sm4_single_key!();
 }
 
 impl<B: Backend> Cts<B> {

@@ -41,11 +41,11 @@ fi
 rm -f "$hostlog"
 
 # --- formatting --------------------------------------------------------------------------
-if /usr/bin/rustfmt --check --config-path "$REPO/.rustfmt.toml" "$REPO"/sm4_*.rs >/dev/null 2>&1; then
+if /usr/bin/rustfmt --check --config-path "$REPO/.rustfmt.toml" "$REPO"/sm4_*.rs "$REPO"/tests/host/tests/*.rs >/dev/null 2>&1; then
 	echo "PASS [host] rustfmt"
 	echo "1 0" >>"$counts"
 else
-	/usr/bin/rustfmt --check --config-path "$REPO/.rustfmt.toml" "$REPO"/sm4_*.rs | head -n 40
+	/usr/bin/rustfmt --check --config-path "$REPO/.rustfmt.toml" "$REPO"/sm4_*.rs "$REPO"/tests/host/tests/*.rs | head -n 40
 	echo "FAIL [host] rustfmt (run rustfmt --config-path .rustfmt.toml sm4_*.rs)"
 	echo "0 1" >>"$counts"
 fi

@@ -21,23 +21,10 @@ use crate::crypto::{
 use core::ffi::CStr;
 use kernel::{alloc::flags::GFP_KERNEL, alloc::KVec};
 
-/// A small deterministic generator (xorshift64*), so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn fill(&mut self, buf: &mut [u8]) {
-        for b in buf.iter_mut() {
-            *b = self.next() as u8;
-        }
-    }
-}
+#[path = "../common/rng.rs"]
+#[allow(dead_code, unreachable_pub)]
+mod rng;
+use rng::Rng;
 
 fn fail(what: &'static str) -> Failure {
     Failure {

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Assembler macros shared by the SM4 cores (sm4_ce_core.S, sm4_neon_core.S).
+ */
+
+	/*
+	 * Spill / restore the low halves of v8-v15, which AAPCS64 makes callee-saved, for
+	 * cores that use those registers. 64 bytes of stack.
+	 */
+	.macro	save_v8_v15
+	stp	d8, d9, [sp, #-64]!
+	stp	d10, d11, [sp, #16]
+	stp	d12, d13, [sp, #32]
+	stp	d14, d15, [sp, #48]
+	.endm
+
+	.macro	restore_v8_v15
+	ldp	d10, d11, [sp, #16]
+	ldp	d12, d13, [sp, #32]
+	ldp	d14, d15, [sp, #48]
+	ldp	d8, d9, [sp], #64
+	.endm
+
+	/* Loads the 16-byte constant at \name into \reg; clobbers x9. */
+	.macro	load_perm, reg, name
+	adr_l	x9, \name
+	ld1	{\reg\().16b}, [x9]
+	.endm
