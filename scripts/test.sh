@@ -25,7 +25,7 @@ t0=$(date +%s)
 log "[host] cargo test of lib/sm4.rs"
 hostlog=$(mktemp)
 set +e
-CARGO_TARGET_DIR="$CACHE/host-target" cargo test --release --quiet \
+CARGO_TARGET_DIR="$CACHE/host-target" cargo test --release \
 	--manifest-path "$REPO/tests/host/Cargo.toml" -- --test-threads=2 >"$hostlog" 2>&1
 host_rc=$?
 set -e
@@ -33,9 +33,9 @@ awk '
 	/^test .* \.\.\. ok$/ { p++; print "PASS [host] " $2 }
 	/^test .* \.\.\. FAILED$/ { f++; print "FAIL [host] " $2 }
 	END { printf "%d %d\n", p, f >> "'"$counts"'" }' "$hostlog"
-if [ $host_rc -ne 0 ] && ! grep -q FAILED "$hostlog"; then
+if { [ $host_rc -ne 0 ] && ! grep -q FAILED "$hostlog"; } || ! grep -q '^test .* \.\.\. ok$' "$hostlog"; then
 	tail -n 20 "$hostlog"
-	echo "FAIL [host] cargo-test (exit $host_rc)"
+	echo "FAIL [host] cargo-test (exit $host_rc, or no test ran)"
 	echo "0 1" >>"$counts"
 fi
 rm -f "$hostlog"
