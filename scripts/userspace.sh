@@ -4,7 +4,9 @@
 # $CACHE/userspace/root) and prints that directory. Idempotent.
 source "$(dirname "$0")/lib.sh"
 
-PKGS=(busybox-static)
+# busybox for the shell; kcapi (AF_ALG) and dmsetup (dm-crypt) with the libraries they load.
+PKGS=(busybox-static kcapi-tools libkcapi1 dmsetup libdevmapper1.02.1 libc6 libgcc-s1
+	libselinux1 libudev1 libpcre2-8-0)
 d="$CACHE/apt-arm64"
 root="$CACHE/userspace/root"
 stamp="$CACHE/userspace/.done-$(echo "${PKGS[*]}" | sha256sum | cut -c1-12)"
@@ -24,6 +26,8 @@ rm -f "$d"/debs/*.deb
 	die "cannot download ${PKGS[*]} (arm64)"
 rm -rf "$root" && mkdir -p "$root"
 for deb in "$d"/debs/*.deb; do dpkg-deb -x "$deb" "$root"; done
+# What the VM does not need.
+rm -rf "$root"/usr/share "$root"/usr/lib/aarch64-linux-gnu/gconv "$root"/etc/ld.so.conf.d
 rm -f "$CACHE"/userspace/.done-*
 touch "$stamp"
 echo "$root"

@@ -38,12 +38,15 @@ cp "$REPO"/tests/vm/*.sh "$work/root/tests/"
 for ko in "$REPO"/*.ko; do cp "$ko" "$work/root/lib/modules/sm4rs/"; done
 find "$kdir" -name '*.ko' -exec cp {} "$work/root/lib/modules/kernel/" \;
 (cd "$work/root" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initramfs.cpio.gz"
+# A 16 MiB scratch disk (/dev/vda) for the dm-crypt tests.
+truncate -s 16M "$work/disk.img"
 
 # --- boot ------------------------------------------------------------------------------
 log="$work/console.log"
 set +e
 timeout --foreground "$timeout_s" qemu-system-aarch64 -M virt -cpu "$cpu" -smp 2 -m 1G \
 	-nographic -no-reboot -monitor none -serial stdio \
+	-drive file="$work/disk.img",format=raw,if=none,id=d0 -device virtio-blk-device,drive=d0 \
 	${SM4RS_QEMU_EXTRA:-} \
 	-kernel "$kdir/arch/arm64/boot/Image" -initrd "$work/initramfs.cpio.gz" \
 	-append "console=ttyAMA0 rdinit=/init panic=-1 sm4rs.mode=$mode" \

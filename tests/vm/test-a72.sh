@@ -32,4 +32,6 @@ if load_ours sm4-neon; then
 	run_tcrypt_test 191 "ecb-cbc-ctr-xts(sm4-neon)"
 	run_tcrypt_test 59 "cts(cbc(sm4-neon))"
 	run_tcrypt_speed "sm4-neon"
+	check_af_alg ""
+	check_dm_crypt "xts(sm4)"
 fi

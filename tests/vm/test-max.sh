@@ -22,6 +22,10 @@ if load_ours sm4_generic && load_ours sm4-ce && load_ours sm4-neon; then
 	run_tcrypt_test 55 "gcm(sm4) over ctr-sm4-ce"
 	run_tcrypt_test 56 "ccm(sm4) over sm4-ce"
 	run_tcrypt_speed "sm4-ce"
+	check_af_alg ""
+	check_af_alg "-sm4-neon"
+	check_dm_crypt "xts(sm4)"
+	check_dm_crypt "xts-sm4-neon"
 	for m in sm4-ce sm4-neon; do
 		if rmmod "$m" && ! grep -q -- "-$m\$" /proc/crypto; then
 			pass "unload.$m"
