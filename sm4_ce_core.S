@@ -233,14 +233,7 @@ SYM_FUNC_END(sm4rs_ce_expand_key)
 	.macro	ecb_load
 	ld1	{v0.16b-v3.16b}, [SRC], #64
 	ld1	{v4.16b-v7.16b}, [SRC], #64
-	rev32	v0.16b, v0.16b
-	rev32	v1.16b, v1.16b
-	rev32	v2.16b, v2.16b
-	rev32	v3.16b, v3.16b
-	rev32	v4.16b, v4.16b
-	rev32	v5.16b, v5.16b
-	rev32	v6.16b, v6.16b
-	rev32	v7.16b, v7.16b
+	rev32_v0_v7
 	.endm
 
 	.macro	ecb_handed
@@ -582,14 +575,7 @@ SYM_FUNC_END(sm4rs_ce_ctr)
 	eor	v5.16b, v5.16b, v17.16b
 	eor	v6.16b, v6.16b, v18.16b
 	eor	v7.16b, v7.16b, v19.16b
-	rev32	v0.16b, v0.16b
-	rev32	v1.16b, v1.16b
-	rev32	v2.16b, v2.16b
-	rev32	v3.16b, v3.16b
-	rev32	v4.16b, v4.16b
-	rev32	v5.16b, v5.16b
-	rev32	v6.16b, v6.16b
-	rev32	v7.16b, v7.16b
+	rev32_v0_v7
 	.endm
 
 	.macro	xts_handed

@@ -100,14 +100,7 @@ SYM_FUNC_START(sm4rs_neon_crypt)
 .Lneon_loop:
 	ld4	{v0.4s-v3.4s}, [SRC], #64		/* X0..X3 of blocks 0-3 */
 	ld4	{v4.4s-v7.4s}, [SRC], #64		/* X0..X3 of blocks 4-7 */
-	rev32	v0.16b, v0.16b				/* big-endian words */
-	rev32	v1.16b, v1.16b
-	rev32	v2.16b, v2.16b
-	rev32	v3.16b, v3.16b
-	rev32	v4.16b, v4.16b
-	rev32	v5.16b, v5.16b
-	rev32	v6.16b, v6.16b
-	rev32	v7.16b, v7.16b
+	rev32_v0_v7					/* big-endian words */
 	mov	RKP, RK
 	.rept	8
 	rounds4

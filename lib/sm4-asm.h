@@ -26,3 +26,15 @@
 	adr_l	x9, \name
 	ld1	{\reg\().16b}, [x9]
 	.endm
+
+	/* v0-v7: the bytes of each 32-bit word reversed (SM4's words are big-endian). */
+	.macro	rev32_v0_v7
+	rev32	v0.16b, v0.16b
+	rev32	v1.16b, v1.16b
+	rev32	v2.16b, v2.16b
+	rev32	v3.16b, v3.16b
+	rev32	v4.16b, v4.16b
+	rev32	v5.16b, v5.16b
+	rev32	v6.16b, v6.16b
+	rev32	v7.16b, v7.16b
+	.endm
