@@ -4,7 +4,7 @@
 # everything is already there.
 source "$(dirname "$0")/lib.sh"
 
-HOST_PKGS=(clang-19 lld-19 llvm-19 libclang-19-dev rustc-web rust-web-src rust-web-clippy rustfmt-web
+HOST_PKGS=(clang-19 lld-19 llvm-19 libclang-19-dev rustc-web rust-web-src rust-web-clippy rustfmt-web cargo-web
 	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu qemu-system-arm qemu-user
 	flex bison bc libelf-dev libssl-dev cpio kmod xz-utils make
 	linux-source-6.12 openssl python3)
