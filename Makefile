@@ -4,6 +4,7 @@
 #
 #   make run            build everything needed, boot the default VM, show the SM4 drivers
 #   make test           all test lanes (host, Linux 6.12, Linux 7.3)
+#   make check-bootstrap  prove that the scripts need nothing the bootstrap does not install
 #   make bench          llvm-mca models of the assembly loops, ours and upstream's
 #   make KDIR=<dir>     build the modules against your own kernel build directory
 #   make clean
@@ -12,7 +13,7 @@ KDIR ?=
 LANE ?= 6.12
 CPU ?= max
 
-.PHONY: all modules run test bench clean kernel
+.PHONY: all modules run test bench clean kernel check-bootstrap
 
 all: modules
 
@@ -34,6 +35,10 @@ run:
 
 test:
 	scripts/test.sh
+
+check-bootstrap:
+	scripts/bootstrap.sh
+	scripts/check-bootstrap.sh
 
 bench:
 	LANE=$(LANE) scripts/bench.sh

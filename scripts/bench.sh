@@ -50,7 +50,7 @@ NEON ours $tmp/ours-neon.i .Lneon_loop 8
 NEON upstream $tmp/upstream-neon.i after:.Lcrypt_loop_8x 1
 GENERIC ours $tmp/generic.s in:RoundKeys11crypt_block 1/32
 TABLE
-python3 "$REPO/scripts/mca.py" "$LLVM_BIN" "$tmp/table" >"$tmp/out"
+"$PYTHON" "$REPO/scripts/mca.py" "$LLVM_BIN" "$tmp/table" >"$tmp/out"
 
 # Floors (Neoverse N2, SM4E: latency 4, one per cycle on one pipe, 8 per block):
 # parallel modes 8 cycles/block; chained encryption the 8 x 4 cycle SM4E latency chain.

@@ -4,11 +4,6 @@
 # everything is already there.
 source "$(dirname "$0")/lib.sh"
 
-HOST_PKGS=(clang-19 lld-19 llvm-19 libclang-19-dev rustc-web rust-web-src rust-web-clippy rustfmt-web cargo-web
-	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu qemu-system-arm qemu-user
-	flex bison bc libelf-dev libssl-dev cpio kmod xz-utils make
-	linux-source-6.12 openssl python3)
-
 missing=()
 for p in "${HOST_PKGS[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
@@ -23,6 +18,6 @@ fi
 have_bindgen=$("$BINDGEN" --version 2>/dev/null | awk '{print $2}' || true)
 if [ "$have_bindgen" != "$BINDGEN_VERSION" ]; then
 	log "installing bindgen-cli $BINDGEN_VERSION from the Rust registry (a few minutes)"
-	cargo install --locked --quiet --force --version "$BINDGEN_VERSION" bindgen-cli
+	"$CARGO" install --locked --quiet --force --version "$BINDGEN_VERSION" bindgen-cli
 fi
 log "host toolchain ready: $(toolchain_id)"

@@ -8,11 +8,23 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${SM4RS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sm4rs}
 LANES_ALL=(6.12 7.3)
 
+# What scripts/bootstrap.sh installs from Debian (scripts/check-bootstrap.sh checks that
+# every command and file the scripts use comes from these or from the base system).
+HOST_PKGS=(clang-19 lld-19 llvm-19 libclang-19-dev rustc-web rust-web-src rust-web-clippy rustfmt-web cargo-web
+	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu qemu-system-arm qemu-user
+	flex bison bc libelf-dev libssl-dev cpio kmod xz-utils make
+	linux-source-6.12 openssl python3)
+
 LLVM_BIN=/usr/lib/llvm-19/bin
 export PATH="$LLVM_BIN:$PATH"
 # Debian's rustc ships the core sources the kernel needs; the rustup proxy does not.
+# Every tool that another installation could shadow on PATH (rustup's cargo, pyenv's
+# python) is called by the full path of the Debian package that provides it.
 RUSTC=/usr/bin/rustc
 RUSTDOC=/usr/bin/rustdoc
+CARGO=/usr/bin/cargo
+PYTHON=/usr/bin/python3
+QEMU=/usr/bin/qemu-system-aarch64
 BINDGEN=${CARGO_HOME:-$HOME/.cargo}/bin/bindgen
 BINDGEN_VERSION=0.73.2
 KMAKE=(make ARCH=arm64 LLVM=1 "RUSTC=$RUSTC" "RUSTDOC=$RUSTDOC" "BINDGEN=$BINDGEN"
@@ -53,4 +65,23 @@ lane_build_dir() {
 	local lane=$1 f
 	f="$CACHE/build/current-$lane"
 	[ -f "$f" ] && cat "$f"
+}
+
+# The VM's qemu command line without its console, in the array QEMU_ARGS:
+#   qemu_vm_args CPU KERNEL INITRD APPEND [DISK...]
+# -nodefaults: qemu creates no device that is not asked for here. In particular no default
+# network card, whose option ROM (efi-virtio.rom) is in ipxe-qemu, a package the bootstrap
+# does not install; with -kernel, -M virt then loads no ROM or firmware file from the host
+# at all (scripts/check-bootstrap.sh proves it). Disks are virtio-mmio, which enumerate in
+# reverse order: the last DISK is /dev/vda.
+qemu_vm_args() {
+	local cpu=$1 kernel=$2 initrd=$3 append=$4 disk i=0
+	shift 4
+	QEMU_ARGS=(-M virt -cpu "$cpu" -smp "${SM4RS_SMP:-2}" -m "${SM4RS_MEM:-1G}"
+		-nodefaults -nic none -no-reboot
+		-kernel "$kernel" -initrd "$initrd" -append "$append")
+	for disk in "$@"; do
+		QEMU_ARGS+=(-drive "file=$disk,format=raw,if=none,id=d$i" -device "virtio-blk-device,drive=d$i")
+		i=$((i + 1))
+	done
 }

@@ -21,11 +21,15 @@ t0=$(date +%s)
 
 "$REPO/scripts/bootstrap.sh"
 
+# --- fresh-machine check ----------------------------------------------------------------
+# Nothing the scripts use may come from outside the bootstrap (this machine may have more).
+"$REPO/scripts/check-bootstrap.sh" || true
+
 # --- host -------------------------------------------------------------------------------
 log "[host] cargo test of lib/sm4.rs"
 hostlog=$(mktemp)
 set +e
-CARGO_TARGET_DIR="$CACHE/host-target" cargo test --release \
+CARGO_TARGET_DIR="$CACHE/host-target" "$CARGO" test --release \
 	--manifest-path "$REPO/tests/host/Cargo.toml" -- --test-threads=2 >"$hostlog" 2>&1
 host_rc=$?
 set -e

@@ -43,14 +43,12 @@ truncate -s 16M "$work/disk.img"
 
 # --- boot ------------------------------------------------------------------------------
 log="$work/console.log"
+qemu_vm_args "$cpu" "$kdir/arch/arm64/boot/Image" "$work/initramfs.cpio.gz" \
+	"console=ttyAMA0 rdinit=/init panic=-1 sm4rs.mode=$mode" "$work/disk.img"
 set +e
-timeout --foreground "$timeout_s" qemu-system-aarch64 -M virt -cpu "$cpu" -smp 2 -m 1G \
-	-nographic -no-reboot -monitor none -serial stdio \
-	-drive file="$work/disk.img",format=raw,if=none,id=d0 -device virtio-blk-device,drive=d0 \
-	${SM4RS_QEMU_EXTRA:-} \
-	-kernel "$kdir/arch/arm64/boot/Image" -initrd "$work/initramfs.cpio.gz" \
-	-append "console=ttyAMA0 rdinit=/init panic=-1 sm4rs.mode=$mode" \
-	</dev/null >"$log" 2>&1
+# shellcheck disable=SC2086
+timeout --foreground "$timeout_s" "$QEMU" "${QEMU_ARGS[@]}" ${SM4RS_QEMU_EXTRA:-} \
+	-display none -monitor none -serial stdio </dev/null >"$log" 2>&1
 qemu_rc=$?
 set -e
 tr -d '\r' <"$log" >"$log.txt"
@@ -61,6 +59,8 @@ awk -v tag="$tag" -v qemu_rc="$qemu_rc" -v warned="$warned" -v counts="${SM4RS_C
 		if (ok) { npass++; printf "PASS %s %s\n", tag, name }
 		else { nfail++; printf "FAIL %s %s%s\n", tag, name, (why != "" ? " (" why ")" : "") }
 	}
+	NR == 1 { first = $0 }
+	/Linux version [0-9]/ { booted = 1 }
 	/SM4RS-BEGIN/ { begun = 1 }
 	/SM4RS-END/ { ended = 1 }
 	/^SM4RS-RESULT / {
@@ -93,7 +93,11 @@ awk -v tag="$tag" -v qemu_rc="$qemu_rc" -v warned="$warned" -v counts="${SM4RS_C
 		result(!warned, "modules.no-warnings", warned ? "the build printed warnings (above)" : "")
 		result(begun && ended, "vm.completed",
 			begun ? (ended ? "" : "guest did not finish (qemu exit " qemu_rc (qemu_rc == 124 ? ", timeout" : "") ")") : "guest never started")
-		result(nbad == 0, "kernel.log-clean", nbad ? bad[1] : "")
+		# A log that was never written is not a clean log.
+		if (!booted) {
+			result(0, "kernel.log-clean", "no kernel log: the kernel never booted" (first != "" ? "; qemu said: " first : ""))
+		} else
+			result(nbad == 0, "kernel.log-clean", nbad ? bad[1] : "")
 		for (i = 2; i <= nbad; i++) print "     " bad[i]
 		printf "%d %d\n", npass, nfail >> counts
 		exit nfail != 0
