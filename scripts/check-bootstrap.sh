@@ -232,7 +232,7 @@ printf 'info qtree\ninfo roms\nquit\n' |
 qrc=$?
 set -e
 if [ $qrc -ne 0 ] || ! grep -q 'bus: main-system-bus' "$tmp/monitor"; then
-	result 1 "bootstrap.qemu-files" "qemu did not start (exit $qrc): $(grep -v '^(qemu)\|^QEMU' "$tmp/monitor" | head -n 2 | tr '\n' ' ')"
+	result 1 "bootstrap.qemu-files" "qemu did not start (exit $qrc): $(tr -d '\r' <"$tmp/monitor" | sed 's/^(qemu) //' | grep -v '^QEMU .* monitor' | grep . | head -n 2 | tr '\n' ' ')"
 else
 	# romfile = "efi-virtio.rom" in the qtree; name="/path" or fw=... in the ROM list.
 	sed -n 's/.*romfile = "\([^"]\+\)".*/\1/p' "$tmp/monitor" >"$tmp/roms"
