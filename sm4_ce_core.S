@@ -618,6 +618,14 @@ SYM_FUNC_START(sm4rs_ce_xts)
 	b	.Lxts_tail
 .Lxts_done:
 	stp	T_LO, T_HI, [IV]
+	movi	v16.16b, #0			/* wipe the tweak buffers */
+	movi	v17.16b, #0
+	movi	v18.16b, #0
+	movi	v19.16b, #0
+	mov	x11, sp
+	.rept	4
+	st1	{v16.16b-v19.16b}, [x11], #64
+	.endr
 	add	sp, sp, #256
 	restore_v8_v15
 .Lxts_ret:

@@ -21,8 +21,8 @@ mod sm4;
 
 use core::ffi::{c_uint, CStr};
 use crypto::{
-    cipher, simd,
-    simd::{with_neon, Neon},
+    cipher,
+    simd::{self, Neon, Simd},
     skcipher::{self, InOut},
 };
 use kernel::{
@@ -109,22 +109,23 @@ mod asm {
     }
 }
 
-/// The type of the chained routines of `sm4_ce_core.S`.
-type ChainFn = unsafe extern "C" fn(*const u32, *mut u8, *const u8, c_uint, *mut u8);
-
 /// `nblocks`, limited to the whole blocks `io` has, as the routines' count.
 fn blocks(io: &InOut<'_>, nblocks: usize) -> c_uint {
     let n = nblocks.min(io.len() / BLOCK_SIZE);
     c_uint::try_from(n).unwrap_or(c_uint::MAX)
 }
 
-/// Runs a chained routine over the first `nblocks` blocks of `io`.
-fn chained(f: ChainFn, _: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
-    let n = blocks(io, nblocks);
-    // SAFETY: a NEON section is open (the token); `io` has at least `n` blocks at its
-    // source and destination, which are equal or disjoint; `rk` is 32 round keys and `iv`
-    // 16 bytes.
-    unsafe { f(rk.0.as_ptr(), io.dst(), io.src(), n, iv.as_mut_ptr()) };
+/// Calls the chained routine `$f` of `sm4_ce_core.S` directly (no function pointer: the
+/// assembly has no kCFI type hash) over the first `$n` blocks of `$io`.
+macro_rules! chained {
+    ($f:ident, $rk:expr, $io:expr, $n:expr, $iv:expr) => {{
+        let (rk, io, iv): (&RoundKeys, &mut InOut<'_>, &mut Iv) = ($rk, $io, $iv);
+        let n = blocks(io, $n);
+        // SAFETY: a NEON section is open (the caller holds the token); `io` has at least
+        // `n` blocks at its source and destination, which are equal or disjoint; `rk` is 32
+        // round keys and `iv` 16 bytes.
+        unsafe { asm::$f(rk.0.as_ptr(), io.dst(), io.src(), n, iv.as_mut_ptr()) }
+    }};
 }
 
 /// The Crypto Extensions back end.
@@ -140,55 +141,53 @@ impl Backend for Ce {
     const PRIORITY: i32 = 400;
     const STRIDE: u32 = 8;
 
-    fn expand_key(key: &[u8; KEY_SIZE]) -> sm4::Key {
-        if !simd::usable() {
-            return sm4::Key::from_bytes(key);
-        }
-        let mut k = sm4::Key::default();
-        with_neon(|_| {
+    fn expand_key(key: &[u8; KEY_SIZE], out: &mut sm4::Key, simd: &mut Simd) {
+        let done = simd.neon(|_| {
             // SAFETY: NEON is enabled; the pointers are to a 16-byte key, two 32-word
             // schedules, and the standard's 4 FK and 32 CK words.
             unsafe {
                 asm::sm4rs_ce_expand_key(
                     key.as_ptr(),
-                    k.enc.0.as_mut_ptr(),
-                    k.dec.0.as_mut_ptr(),
+                    out.enc.0.as_mut_ptr(),
+                    out.dec.0.as_mut_ptr(),
                     sm4::FK.as_ptr(),
                     sm4::CK.as_ptr(),
                 )
             }
         });
-        k
+        if done.is_none() {
+            out.expand_into(key);
+        }
     }
 
     fn ecb(_: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize) {
         let n = blocks(io, nblocks);
-        // SAFETY: as in `chained`, without an IV.
+        // SAFETY: as in `chained!`, without an IV.
         unsafe { asm::sm4rs_ce_crypt(rk.0.as_ptr(), io.dst(), io.src(), n) };
     }
 
-    fn cbc_enc(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
-        chained(asm::sm4rs_ce_cbc_enc, neon, rk, io, nblocks, iv);
+    fn cbc_enc(_: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
+        chained!(sm4rs_ce_cbc_enc, rk, io, nblocks, iv);
     }
 
-    fn cbc_dec(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
-        chained(asm::sm4rs_ce_cbc_dec, neon, rk, io, nblocks, iv);
+    fn cbc_dec(_: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
+        chained!(sm4rs_ce_cbc_dec, rk, io, nblocks, iv);
     }
 
-    fn cfb_enc(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
-        chained(asm::sm4rs_ce_cfb_enc, neon, rk, io, nblocks, iv);
+    fn cfb_enc(_: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
+        chained!(sm4rs_ce_cfb_enc, rk, io, nblocks, iv);
     }
 
-    fn cfb_dec(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
-        chained(asm::sm4rs_ce_cfb_dec, neon, rk, io, nblocks, iv);
+    fn cfb_dec(_: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
+        chained!(sm4rs_ce_cfb_dec, rk, io, nblocks, iv);
     }
 
-    fn ctr(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
-        chained(asm::sm4rs_ce_ctr, neon, rk, io, nblocks, iv);
+    fn ctr(_: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
+        chained!(sm4rs_ce_ctr, rk, io, nblocks, iv);
     }
 
-    fn xts(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, tweak: &mut Iv) {
-        chained(asm::sm4rs_ce_xts, neon, rk, io, nblocks, tweak);
+    fn xts(_: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, tweak: &mut Iv) {
+        chained!(sm4rs_ce_xts, rk, io, nblocks, tweak);
     }
 }
 
@@ -205,24 +204,22 @@ impl cipher::Cipher for Sm4CeCipher {
     type Block = sm4::Block;
     type Context = sm4::Key;
 
-    fn set_key(ctx: &mut sm4::Key, key: &[u8]) -> Result {
+    fn set_key(ctx: &mut sm4::Key, key: &[u8], simd: &mut Simd) -> Result {
         let key: &[u8; KEY_SIZE] = key.try_into().map_err(|_| EINVAL)?;
-        *ctx = Ce::expand_key(key);
+        Ce::expand_key(key, ctx, simd);
         Ok(())
     }
 
-    fn encrypt(ctx: &sm4::Key, block: &mut sm4::Block) {
-        if simd::usable() {
-            with_neon(|neon| Ce::ecb(neon, &ctx.enc, &mut InOut::in_place(block), 1));
-        } else {
+    fn encrypt(ctx: &sm4::Key, block: &mut sm4::Block, simd: &mut Simd) {
+        let done = simd.neon(|neon| Ce::ecb(neon, &ctx.enc, &mut InOut::in_place(block), 1));
+        if done.is_none() {
             ctx.encrypt_block(block);
         }
     }
 
-    fn decrypt(ctx: &sm4::Key, block: &mut sm4::Block) {
-        if simd::usable() {
-            with_neon(|neon| Ce::ecb(neon, &ctx.dec, &mut InOut::in_place(block), 1));
-        } else {
+    fn decrypt(ctx: &sm4::Key, block: &mut sm4::Block, simd: &mut Simd) {
+        let done = simd.neon(|neon| Ce::ecb(neon, &ctx.dec, &mut InOut::in_place(block), 1));
+        if done.is_none() {
             ctx.decrypt_block(block);
         }
     }
@@ -235,8 +232,9 @@ struct Sm4CeModule {
 
 impl kernel::Module for Sm4CeModule {
     fn init(module: &'static ThisModule) -> Result<Self> {
+        // Quietly, like the C drivers' module_cpu_feature_match(): on CPUs without SM4 every
+        // boot tries to load the module for its aliases.
         if !simd::cpu_has_sm4() {
-            pr_info!("the CPU has no SM4 instructions\n");
             return Err(ENODEV);
         }
         Ok(Self {
@@ -245,10 +243,3 @@ impl kernel::Module for Sm4CeModule {
         })
     }
 }
-
-/// The back end and name of the shared KUnit suite.
-type TestBackend = Ce;
-const SUITE: &CStr = c"sm4_ce";
-
-#[path = "tests/kunit/sm4_modes.rs"]
-mod tests;

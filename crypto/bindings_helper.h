@@ -12,7 +12,11 @@
 #include <crypto/skcipher.h>
 #include <crypto/internal/skcipher.h>
 #include <crypto/internal/simd.h>
+#include <crypto/utils.h>
 #include <kunit/test.h>
+#include <linux/irq_work.h>
+#include <linux/kmemleak.h>
+#include <linux/refcount.h>
 #include <asm/cpufeature.h>
 #include <asm/neon.h>
 #include <asm/simd.h>
@@ -20,6 +24,8 @@
 /* Values bindgen cannot read from macros that expand to expressions. */
 const size_t SM4RS_CONST_CRYPTO_MINALIGN = CRYPTO_MINALIGN;
 const unsigned int SM4RS_CONST_KERNEL_HWCAP_SM4 = KERNEL_HWCAP_SM4;
+const unsigned int SM4RS_CONST_IRQ_WORK_HARD_IRQ = IRQ_WORK_HARD_IRQ;
+const int SM4RS_CONST_EDEADLK = EDEADLK;
 
 /*
  * crypto_simd_usable() is a macro over inline functions and per-CPU data; bindgen wraps
@@ -28,4 +34,43 @@ const unsigned int SM4RS_CONST_KERNEL_HWCAP_SM4 = KERNEL_HWCAP_SM4;
 static inline bool sm4rs_crypto_simd_usable(void)
 {
 	return crypto_simd_usable();
+}
+
+/*
+ * Whether kernel_neon_begin() may be called now: may_use_simd(), and not inside a
+ * kernel-mode NEON section of this task already (kernel_neon_begin() would BUG).
+ */
+static inline bool sm4rs_may_use_neon(void)
+{
+	if (!may_use_simd())
+		return false;
+#ifdef TIF_KERNEL_FPSTATE
+	if (!in_serving_softirq() && test_thread_flag(TIF_KERNEL_FPSTATE))
+		return false;
+#endif
+	return true;
+}
+
+/* The number of references to a registered algorithm (1: only the registration's). */
+static inline unsigned int sm4rs_alg_refcount(struct crypto_alg *alg)
+{
+	return refcount_read(&alg->cra_refcnt);
+}
+
+/* crypto_memneq(): compares in time independent of the contents. */
+static inline bool sm4rs_crypto_memneq(const void *a, const void *b, size_t size)
+{
+	return crypto_memneq(a, b, size) != 0;
+}
+
+/* Tells kmemleak that memory deliberately never freed is not a leak. */
+static inline void sm4rs_kmemleak_not_leak(const void *p)
+{
+	kmemleak_not_leak(p);
+}
+
+/* Whether this runs in hard interrupt context (for tests). */
+static inline bool sm4rs_in_hardirq(void)
+{
+	return in_hardirq();
 }

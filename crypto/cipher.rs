@@ -9,20 +9,17 @@
 //! constants; the per-transform context is typed ([`Cipher::Context`]), created when a
 //! transform is allocated and wiped when it is freed.
 
-use super::{bindings, name_array, wipe, Block};
+use super::{bindings, name_array, simd::Simd, wipe, Block};
 use core::{
     ffi::{c_int, c_uint, CStr},
     marker::PhantomData,
-    mem::{align_of, size_of},
+    mem::{align_of, size_of, ManuallyDrop},
     pin::Pin,
     ptr,
 };
 use kernel::{
     alloc::{flags::GFP_KERNEL, KBox},
-    error::{
-        code::{EINVAL, ENOMEM},
-        to_result, Result,
-    },
+    error::{code::ENOMEM, to_result, Result},
     types::Opaque,
     ThisModule,
 };
@@ -50,14 +47,16 @@ pub trait Cipher: 'static {
     type Context: Default + Send + Sync;
 
     /// Sets the key. The crypto API has already checked the length against
-    /// [`Cipher::MIN_KEY_SIZE`] and [`Cipher::MAX_KEY_SIZE`].
-    fn set_key(ctx: &mut Self::Context, key: &[u8]) -> Result;
+    /// [`Cipher::MIN_KEY_SIZE`] and [`Cipher::MAX_KEY_SIZE`]. `simd` is the right to use
+    /// NEON here: ciphers are called in any context, so a driver that uses NEON must have a
+    /// path without it.
+    fn set_key(ctx: &mut Self::Context, key: &[u8], simd: &mut Simd) -> Result;
 
     /// Encrypts one block in place.
-    fn encrypt(ctx: &Self::Context, block: &mut Self::Block);
+    fn encrypt(ctx: &Self::Context, block: &mut Self::Block, simd: &mut Simd);
 
     /// Decrypts one block in place.
-    fn decrypt(ctx: &Self::Context, block: &mut Self::Block);
+    fn decrypt(ctx: &Self::Context, block: &mut Self::Block, simd: &mut Simd);
 }
 
 /// The C callbacks and table of a [`Cipher`].
@@ -143,7 +142,9 @@ impl<T: Cipher> Adapter<T> {
         let ctx = unsafe { &mut *Self::ctx(tfm) };
         // SAFETY: `key` points to `len` readable bytes.
         let key = unsafe { core::slice::from_raw_parts(key, len as usize) };
-        match T::set_key(ctx, key) {
+        // SAFETY: no NEON section is open in a crypto API callback; this is the only `Simd`.
+        let mut simd = unsafe { Simd::new(true) };
+        match T::set_key(ctx, key, &mut simd) {
             Ok(()) => 0,
             Err(e) => e.to_errno(),
         }
@@ -171,8 +172,10 @@ impl<T: Cipher> Adapter<T> {
     unsafe extern "C" fn encrypt(tfm: *mut bindings::crypto_tfm, dst: *mut u8, src: *const u8) {
         // SAFETY: the transform is live; encryption only reads the context.
         let ctx = unsafe { &*Self::ctx(tfm) };
+        // SAFETY: no NEON section is open in a crypto API callback; this is the only `Simd`.
+        let mut simd = unsafe { Simd::new(true) };
         // SAFETY: guaranteed by the caller.
-        T::encrypt(ctx, unsafe { Self::block(dst, src) });
+        T::encrypt(ctx, unsafe { Self::block(dst, src) }, &mut simd);
     }
 
     /// `cia_decrypt`.
@@ -183,18 +186,26 @@ impl<T: Cipher> Adapter<T> {
     unsafe extern "C" fn decrypt(tfm: *mut bindings::crypto_tfm, dst: *mut u8, src: *const u8) {
         // SAFETY: the transform is live; decryption only reads the context.
         let ctx = unsafe { &*Self::ctx(tfm) };
+        // SAFETY: no NEON section is open in a crypto API callback; this is the only `Simd`.
+        let mut simd = unsafe { Simd::new(true) };
         // SAFETY: guaranteed by the caller.
-        T::decrypt(ctx, unsafe { Self::block(dst, src) });
+        T::decrypt(ctx, unsafe { Self::block(dst, src) }, &mut simd);
     }
 }
 
 /// A registered [`Cipher`]; dropping it unregisters the algorithm.
 ///
+/// Meant to live in the module object, dropped when the module exits: transforms of the
+/// algorithm hold a reference to the module (`cra_module`), so none is alive then. If it is
+/// dropped earlier while transforms are alive, the kernel warns and the transforms keep
+/// using the algorithm's description, so that is then never freed (see `Drop`).
+///
 /// # Invariants
 ///
-/// `alg` is registered with the crypto API for the lifetime of the object.
+/// `alg` is registered with the crypto API for the lifetime of the object, and only
+/// dropped in `Drop::drop`.
 pub struct Registration<T: Cipher> {
-    alg: Pin<KBox<Opaque<bindings::crypto_alg>>>,
+    alg: ManuallyDrop<Pin<KBox<Opaque<bindings::crypto_alg>>>>,
     _cipher: PhantomData<T>,
 }
 
@@ -210,7 +221,7 @@ impl<T: Cipher> Registration<T> {
         to_result(unsafe { bindings::crypto_register_alg(alg.get()) })?;
         // INVARIANT: registered just above.
         Ok(Self {
-            alg,
+            alg: ManuallyDrop::new(alg),
             _cipher: PhantomData,
         })
     }
@@ -218,9 +229,21 @@ impl<T: Cipher> Registration<T> {
 
 impl<T: Cipher> Drop for Registration<T> {
     fn drop(&mut self) {
-        // SAFETY: registered by the type invariant. Transforms pin the module, so none
-        // is alive when the module's registrations are dropped.
-        unsafe { bindings::crypto_unregister_alg(self.alg.get()) };
+        let alg = self.alg.get();
+        // SAFETY: registered by the type invariant.
+        unsafe { bindings::crypto_unregister_alg(alg) };
+        // SAFETY: `alg` is still allocated and was just unregistered.
+        if !unsafe { super::compat::alg_in_use_after_unregister(alg) } {
+            // SAFETY: unregistered and unused, so the crypto API no longer refers to it;
+            // dropped once, here.
+            unsafe { ManuallyDrop::drop(&mut self.alg) };
+        } else {
+            // Transforms are still alive (the registration was dropped before the module's
+            // exit) and use the description: leaked, never freed, and not reported as a
+            // leak.
+            // SAFETY: the allocation is valid; kmemleak only records the address.
+            unsafe { bindings::sm4rs_kmemleak_not_leak(self.alg.get().cast()) };
+        }
     }
 }
 
@@ -229,78 +252,3 @@ impl<T: Cipher> Drop for Registration<T> {
 unsafe impl<T: Cipher> Send for Registration<T> {}
 // SAFETY: `&Registration` gives no access to the `crypto_alg`.
 unsafe impl<T: Cipher> Sync for Registration<T> {}
-
-/// A transform of a registered cipher, for tests: allocated by driver name, used one block
-/// at a time through the algorithm's own callbacks.
-///
-/// # Invariants
-///
-/// `tfm` is a live single-block cipher transform owned by this object.
-pub struct Tfm {
-    tfm: *mut bindings::crypto_tfm,
-}
-
-impl Tfm {
-    /// Allocates a transform of the cipher with driver (or algorithm) name `name`.
-    pub fn new(name: &CStr) -> Result<Self> {
-        // SAFETY: `name` is a valid C string; the type and mask select a cipher.
-        let tfm = unsafe {
-            bindings::crypto_alloc_base(
-                super::c_str_ptr(name),
-                bindings::CRYPTO_ALG_TYPE_CIPHER,
-                bindings::CRYPTO_ALG_TYPE_MASK,
-            )
-        };
-        let tfm = kernel::error::from_err_ptr(tfm)?;
-        // INVARIANT: a successful allocation gives a live cipher transform.
-        Ok(Self { tfm })
-    }
-
-    fn alg(&self) -> &bindings::cipher_alg {
-        // SAFETY: by the type invariant `tfm` is live, its algorithm is a cipher, and the
-        // algorithm outlives the transform.
-        unsafe { &(*(*self.tfm).__crt_alg).cra_u.cipher }
-    }
-
-    /// Sets the key through the driver's `cia_setkey` (no length check by the API).
-    pub fn set_key(&mut self, key: &[u8]) -> Result {
-        let setkey = self.alg().cia_setkey.ok_or(EINVAL)?;
-        let len = c_uint::try_from(key.len()).map_err(|_| EINVAL)?;
-        // SAFETY: the transform is live and exclusively ours; `key` is `len` bytes.
-        to_result(unsafe { setkey(self.tfm, key.as_ptr(), len) })
-    }
-
-    /// Encrypts `block` in place; `block` must be exactly one cipher block.
-    pub fn encrypt(&self, block: &mut [u8]) -> Result {
-        self.crypt(block, self.alg().cia_encrypt)
-    }
-
-    /// Decrypts `block` in place; `block` must be exactly one cipher block.
-    pub fn decrypt(&self, block: &mut [u8]) -> Result {
-        self.crypt(block, self.alg().cia_decrypt)
-    }
-
-    fn crypt(
-        &self,
-        block: &mut [u8],
-        f: Option<unsafe extern "C" fn(*mut bindings::crypto_tfm, *mut u8, *const u8)>,
-    ) -> Result {
-        let f = f.ok_or(EINVAL)?;
-        // SAFETY: the transform and its algorithm are live.
-        let bs = unsafe { (*(*self.tfm).__crt_alg).cra_blocksize } as usize;
-        if block.len() != bs {
-            return Err(EINVAL);
-        }
-        let p = block.as_mut_ptr();
-        // SAFETY: `p` is one writable block; in-place operation is allowed.
-        unsafe { f(self.tfm, p, p) };
-        Ok(())
-    }
-}
-
-impl Drop for Tfm {
-    fn drop(&mut self) {
-        // SAFETY: by the type invariant the transform is live and owned by us.
-        unsafe { bindings::crypto_destroy_tfm(self.tfm.cast(), self.tfm) };
-    }
-}

@@ -14,14 +14,16 @@
 use super::bindings;
 use core::cell::UnsafeCell;
 
-/// Why a test case failed: where, and the check that did not hold.
+/// Why a test case failed (where, and the check that did not hold), or why it was skipped.
 pub struct Failure {
     /// Source file of the failed check.
     pub file: &'static str,
     /// Line of the failed check.
     pub line: u32,
-    /// The check, as written.
+    /// The check, as written, or the reason for skipping.
     pub what: &'static str,
+    /// Whether the case was skipped (its subject is absent) rather than failed.
+    pub skip: bool,
 }
 
 /// What a test case returns.
@@ -41,23 +43,51 @@ pub trait Case {
 ///
 /// Called by KUnit with the running test.
 pub unsafe extern "C" fn run_case<C: Case>(test: *mut bindings::kunit) {
-    if let Err(f) = C::run() {
-        kernel::pr_err!(
-            "    # {}: check failed at {}:{}: {}\n",
-            C::NAME,
-            f.file,
-            f.line,
-            f.what
-        );
-        // SAFETY: `test` is the running test, valid for the duration of this call; KUnit
-        // reads `status` after the case returns (this is `kunit_set_failure()`).
-        unsafe {
-            core::ptr::write_volatile(
-                core::ptr::addr_of_mut!((*test).status),
-                bindings::kunit_status_KUNIT_FAILURE,
-            )
-        };
+    match C::run() {
+        Ok(()) => {}
+        Err(f) if f.skip => {
+            // SAFETY: `test` is the running test; this is `kunit_mark_skipped()`: the
+            // comment (NUL-terminated, truncated to the buffer) and the status, which KUnit
+            // reads after the case returns.
+            unsafe {
+                let comment = &mut (*test).status_comment;
+                let n = f.what.len().min(comment.len() - 1);
+                for (d, s) in comment.iter_mut().zip(f.what.bytes().take(n)) {
+                    *d = s as core::ffi::c_char;
+                }
+                comment[n] = 0;
+                core::ptr::write_volatile(
+                    core::ptr::addr_of_mut!((*test).status),
+                    bindings::kunit_status_KUNIT_SKIPPED,
+                )
+            };
+        }
+        // SAFETY: `test` is the running test.
+        Err(f) => unsafe { fail_case(test, C::NAME, &f) },
     }
+}
+
+/// Marks the running test as failed, printing where and why.
+///
+/// # Safety
+///
+/// `test` must be the running test.
+unsafe fn fail_case(test: *mut bindings::kunit, name: &str, f: &Failure) {
+    kernel::pr_err!(
+        "    # {}: check failed at {}:{}: {}\n",
+        name,
+        f.file,
+        f.line,
+        f.what
+    );
+    // SAFETY: `test` is the running test, valid for the duration of this call; KUnit reads
+    // `status` after the case returns (this is `kunit_set_failure()`).
+    unsafe {
+        core::ptr::write_volatile(
+            core::ptr::addr_of_mut!((*test).status),
+            bindings::kunit_status_KUNIT_FAILURE,
+        )
+    };
 }
 
 /// A C object that KUnit writes to, placed in a `static`.
@@ -115,6 +145,7 @@ pub const fn new_suite(
 }
 
 /// Fails the test case unless `cond` holds.
+#[allow(unused_macros)]
 macro_rules! check {
     ($cond:expr) => {
         if !$cond {
@@ -122,13 +153,16 @@ macro_rules! check {
                 file: file!(),
                 line: line!(),
                 what: stringify!($cond),
+                skip: false,
             });
         }
     };
 }
+#[allow(unused_imports)]
 pub(crate) use check;
 
 /// Evaluates to the `Ok` value of `$result`, or fails the test case.
+#[allow(unused_macros)]
 macro_rules! check_ok {
     ($result:expr) => {
         match $result {
@@ -138,14 +172,17 @@ macro_rules! check_ok {
                     file: file!(),
                     line: line!(),
                     what: concat!(stringify!($result), " is Ok"),
+                    skip: false,
                 })
             }
         }
     };
 }
+#[allow(unused_imports)]
 pub(crate) use check_ok;
 
 /// Fails the test case unless `left == right`, printing both.
+#[allow(unused_macros)]
 macro_rules! check_eq {
     ($left:expr, $right:expr) => {{
         let (l, r) = (&$left, &$right);
@@ -155,14 +192,34 @@ macro_rules! check_eq {
                 file: file!(),
                 line: line!(),
                 what: concat!(stringify!($left), " == ", stringify!($right)),
+                skip: false,
             });
         }
     }};
 }
+#[allow(unused_imports)]
 pub(crate) use check_eq;
+
+/// Skips the test case (as `kunit_skip()`) with `$reason` unless `$cond` holds.
+#[allow(unused_macros)]
+macro_rules! skip_unless {
+    ($cond:expr, $reason:literal) => {
+        if !$cond {
+            return Err($crate::crypto::kunit::Failure {
+                file: file!(),
+                line: line!(),
+                what: $reason,
+                skip: true,
+            });
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use skip_unless;
 
 /// Declares a KUnit suite named `$suite` with the test functions `$test`
 /// (each `fn() -> TestResult`), run when the module is loaded.
+#[allow(unused_macros)]
 macro_rules! suite {
     ($suite:expr, [$($test:ident),+ $(,)?]) => {
         const _: () = {
@@ -197,4 +254,5 @@ macro_rules! suite {
         };
     };
 }
+#[allow(unused_imports)]
 pub(crate) use suite;

@@ -25,6 +25,12 @@ pub mod skcipher;
 
 use core::ffi::{c_char, CStr};
 
+/// `EDEADLK`, which the skcipher walk returns in hard interrupt context, and requests where
+/// NEON may not be used (Linux 6.12's `kernel::error::code` lacks it).
+pub fn edeadlk() -> kernel::error::Error {
+    kernel::error::Error::from_errno(-bindings::SM4RS_CONST_EDEADLK)
+}
+
 /// A block of bytes: the unit an algorithm transforms, and the type of its IVs.
 ///
 /// Implemented only for byte arrays, so a driver's `type Block = [u8; 16]` fixes every length
@@ -65,15 +71,68 @@ pub(crate) const fn c_str_ptr(s: &CStr) -> *const c_char {
     s.to_bytes_with_nul().as_ptr().cast()
 }
 
+/// Bytes that hold secret or sensitive data on the stack (key material, plaintext,
+/// keystream, tweaks), overwritten with zeros when they go out of scope.
+///
+/// Not `Clone`: copying the data out (`*secret`) is explicit.
+pub struct Secret<const N: usize>([u8; N]);
+
+impl<const N: usize> Secret<N> {
+    /// All zeros.
+    pub const fn zeroed() -> Self {
+        Self([0; N])
+    }
+
+    /// Takes `v` (the caller's copy is the caller's to wipe).
+    pub const fn new(v: [u8; N]) -> Self {
+        Self(v)
+    }
+}
+
+impl<const N: usize> core::ops::Deref for Secret<N> {
+    type Target = [u8; N];
+
+    fn deref(&self) -> &[u8; N] {
+        &self.0
+    }
+}
+
+impl<const N: usize> core::ops::DerefMut for Secret<N> {
+    fn deref_mut(&mut self) -> &mut [u8; N] {
+        &mut self.0
+    }
+}
+
+impl<const N: usize> Drop for Secret<N> {
+    fn drop(&mut self) {
+        // SAFETY: `self.0` is `N` writable bytes.
+        unsafe { wipe(self.0.as_mut_ptr(), N) };
+    }
+}
+
 /// Overwrites `len` bytes at `ptr` with zeros in a way the compiler may not elide.
 ///
 /// # Safety
 ///
 /// `ptr` must be valid for writes of `len` bytes.
 pub(crate) unsafe fn wipe(ptr: *mut u8, len: usize) {
-    for i in 0..len {
+    let mut i = 0;
+    // Eight bytes at a time, then bytes (`write_unaligned` has no volatile form, so the
+    // words are written volatile only where aligned).
+    while i < len && (ptr as usize + i) % 8 != 0 {
         // SAFETY: `ptr + i` is in bounds by the function's safety requirements.
         unsafe { core::ptr::write_volatile(ptr.add(i), 0) };
+        i += 1;
+    }
+    while i + 8 <= len {
+        // SAFETY: in bounds, and aligned to 8 by the loop above.
+        unsafe { core::ptr::write_volatile(ptr.add(i).cast::<u64>(), 0) };
+        i += 8;
+    }
+    while i < len {
+        // SAFETY: in bounds.
+        unsafe { core::ptr::write_volatile(ptr.add(i), 0) };
+        i += 1;
     }
     core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
 }
@@ -86,8 +145,8 @@ macro_rules! module {
         name: $name:tt,
         author: $author:tt,
         description: $desc:tt,
-        license: $license:tt,
-        alias: [$($alias:tt),* $(,)?] $(,)?
+        license: $license:tt
+        $(, alias: [$($alias:tt),* $(,)?])? $(,)?
     ) => {
         #[cfg(sm4rs_module_authors)]
         ::kernel::prelude::module! {
@@ -96,7 +155,7 @@ macro_rules! module {
             authors: [$author],
             description: $desc,
             license: $license,
-            alias: [$($alias),*],
+            $(alias: [$($alias),*],)?
         }
         #[cfg(not(sm4rs_module_authors))]
         ::kernel::prelude::module! {
@@ -105,8 +164,24 @@ macro_rules! module {
             author: $author,
             description: $desc,
             license: $license,
-            alias: [$($alias),*],
+            $(alias: [$($alias),*],)?
         }
     };
 }
 pub(crate) use module;
+
+/// The `&'static ThisModule` of the module being built, outside `Module::init` (Linux 6.12's
+/// `module!` defines a `THIS_MODULE` static, later kernels a `ModuleMetadata` constant).
+#[allow(unused_macros)]
+macro_rules! this_module {
+    () => {{
+        #[cfg(sm4rs_module_metadata)]
+        let m: &'static ::kernel::ThisModule =
+            &<crate::LocalModule as ::kernel::ModuleMetadata>::THIS_MODULE;
+        #[cfg(not(sm4rs_module_metadata))]
+        let m: &'static ::kernel::ThisModule = &crate::THIS_MODULE;
+        m
+    }};
+}
+#[allow(unused_imports)]
+pub(crate) use this_module;

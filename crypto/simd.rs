@@ -3,62 +3,120 @@
 //! Kernel-mode NEON sections.
 //!
 //! C headers: [`arch/arm64/include/asm/neon.h`](srctree/arch/arm64/include/asm/neon.h),
+//! [`arch/arm64/include/asm/simd.h`](srctree/arch/arm64/include/asm/simd.h),
 //! [`include/crypto/internal/simd.h`](srctree/include/crypto/internal/simd.h).
 //!
 //! Assembly that uses the vector registers may only run between `kernel_neon_begin()` and
-//! `kernel_neon_end()`. [`with_neon`] opens such a section around a closure and hands it a
-//! [`Neon`] token; wrappers of assembly routines take `&Neon`, so they cannot be called
-//! outside a section, and the token cannot outlive it. The difference between the kernels
-//! (6.12's `kernel_neon_begin(void)`, 7.3's `kernel_neon_begin(struct user_fpsimd_state *)`
-//! with a buffer that must stay put for the whole section) is hidden here.
+//! `kernel_neon_end()`, and `kernel_neon_begin()` hits `BUG_ON()` where `may_use_simd()` is
+//! false (hard interrupts, interrupts disabled) or when a section of the same task is
+//! already open. So sections are not opened by a free function here: the crypto API
+//! callbacks of this abstraction lend the driver a [`Simd`], the right to open sections in
+//! the callback's context, and [`Simd::neon`] opens one around a closure:
+//!
+//! - it checks the context each time and returns `None` where NEON may not be used, so a
+//!   safe caller cannot reach the `BUG_ON()`;
+//! - it borrows the [`Simd`] mutably for the whole section and the closure gets only a
+//!   [`Neon`] token, so a section cannot be opened inside another (the abstraction never
+//!   calls back into a driver while a section is open);
+//! - wrappers of assembly routines take `&Neon`, so they cannot run outside a section, and
+//!   the token cannot outlive it.
+//!
+//! The difference between the kernels (6.12's `kernel_neon_begin(void)`, 7.3's
+//! `kernel_neon_begin(struct user_fpsimd_state *)` with a buffer that must stay put for the
+//! whole section) is hidden in [`Simd::neon`].
 
 use super::bindings;
 use core::marker::PhantomData;
 
 /// Proof that a kernel-mode NEON section is open on this CPU.
 ///
-/// Only [`with_neon`] creates one, and lends it to its closure by reference, so it cannot
+/// Only [`Simd::neon`] creates one, and lends it to its closure by reference, so it cannot
 /// escape the section; it is neither `Send` nor `Sync`.
 pub struct Neon {
     _not_send: PhantomData<*mut ()>,
 }
 
-/// Whether NEON may be used now: `crypto_simd_usable()` (false in hard interrupt context,
-/// and when the crypto self-tests force the non-SIMD fallbacks).
-pub fn usable() -> bool {
-    // SAFETY: the helper only reads per-CPU and context state.
-    unsafe { bindings::sm4rs_crypto_simd_usable() }
+/// The right to open kernel-mode NEON sections, lent by a crypto API callback to the driver
+/// for the duration of the callback (or of one walk step).
+///
+/// Drivers only ever get it by mutable reference, so they cannot keep it past the callback;
+/// it is neither `Send` nor `Sync`.
+///
+/// # Invariants
+///
+/// No kernel-mode NEON section opened by this abstraction is open while a `Simd` can be
+/// used: they are created only by the abstraction's callback trampolines and walk, outside
+/// any section, at most one usable at a time, and [`Simd::neon`] borrows it for its whole
+/// section. `allowed` is false if the callback must not use NEON at all (the crypto
+/// self-tests' "no SIMD" configurations, see [`Simd::allowed`]).
+pub struct Simd {
+    allowed: bool,
+    _not_send: PhantomData<*mut ()>,
 }
 
-/// Runs `f` inside a kernel-mode NEON section and returns its result.
-///
-/// The section must be short and `f` must not sleep; callers in process or softirq context
-/// (skcipher requests) may call it directly, others must check [`usable`] first. Sections
-/// do not nest.
-#[inline]
-pub fn with_neon<R>(f: impl FnOnce(&Neon) -> R) -> R {
-    let token = Neon {
-        _not_send: PhantomData,
-    };
-    #[cfg(sm4rs_neon_state)]
-    {
-        let mut state = core::mem::MaybeUninit::<bindings::user_fpsimd_state>::uninit();
-        // SAFETY: `state` is a buffer for the task's FPSIMD state that stays at this
-        // address until the matching `kernel_neon_end()` below.
-        unsafe { bindings::kernel_neon_begin(state.as_mut_ptr()) };
-        let r = f(&token);
-        // SAFETY: ends the section begun above, with the same buffer.
-        unsafe { bindings::kernel_neon_end(state.as_mut_ptr()) };
-        r
+impl Simd {
+    /// Creates the right to use NEON in the current context.
+    ///
+    /// `crypto_api` selects the crypto API's view (`crypto_simd_usable()`, which the
+    /// self-tests turn off to exercise non-SIMD fallbacks) instead of the CPU's
+    /// (`may_use_simd()` alone, for code that has no fallback).
+    ///
+    /// # Safety
+    ///
+    /// No kernel-mode NEON section may be open in this context (by the caller or any caller
+    /// up the stack) while the result lives, and no other `Simd` may be usable meanwhile.
+    pub(crate) unsafe fn new(crypto_api: bool) -> Self {
+        // SAFETY: the helper reads per-CPU and context state only.
+        let allowed = !crypto_api || unsafe { bindings::sm4rs_crypto_simd_usable() };
+        // INVARIANT: guaranteed by the caller.
+        Self {
+            allowed,
+            _not_send: PhantomData,
+        }
     }
-    #[cfg(not(sm4rs_neon_state))]
-    {
-        // SAFETY: begins a section; `f` cannot sleep or nest another one.
-        unsafe { bindings::kernel_neon_begin() };
-        let r = f(&token);
-        // SAFETY: ends the section begun above.
-        unsafe { bindings::kernel_neon_end() };
-        r
+
+    /// Whether a section could be opened now: the callback allows NEON, `may_use_simd()`
+    /// holds, and no kernel-mode NEON section of this task is open (one that a C caller
+    /// would have left open around the crypto API call).
+    pub fn allowed(&self) -> bool {
+        // SAFETY: the helper reads per-CPU, context and thread state only.
+        self.allowed && unsafe { bindings::sm4rs_may_use_neon() }
+    }
+
+    /// Runs `f` inside a kernel-mode NEON section and returns its result, or returns `None`
+    /// without running it where NEON may not be used (see [`Simd::allowed`]).
+    ///
+    /// The section must be short and `f` must not sleep.
+    #[inline]
+    pub fn neon<R>(&mut self, f: impl FnOnce(&Neon) -> R) -> Option<R> {
+        if !self.allowed() {
+            return None;
+        }
+        let token = Neon {
+            _not_send: PhantomData,
+        };
+        #[cfg(sm4rs_neon_state)]
+        {
+            let mut state = core::mem::MaybeUninit::<bindings::user_fpsimd_state>::uninit();
+            // SAFETY: NEON may be used here and no section is open (checked above, and by
+            // the type invariant); `state` is a buffer for the task's FPSIMD state that stays
+            // at this address until the matching `kernel_neon_end()` below.
+            unsafe { bindings::kernel_neon_begin(state.as_mut_ptr()) };
+            let r = f(&token);
+            // SAFETY: ends the section begun above, with the same buffer.
+            unsafe { bindings::kernel_neon_end(state.as_mut_ptr()) };
+            Some(r)
+        }
+        #[cfg(not(sm4rs_neon_state))]
+        {
+            // SAFETY: NEON may be used here and no section is open (checked above, and by
+            // the type invariant); `f` cannot open another one (`self` is borrowed).
+            unsafe { bindings::kernel_neon_begin() };
+            let r = f(&token);
+            // SAFETY: ends the section begun above.
+            unsafe { bindings::kernel_neon_end() };
+            Some(r)
+        }
     }
 }
 

@@ -12,16 +12,16 @@
 //! Neither a step's data nor its IV can be used after the step, and the abstraction calls
 //! `skcipher_walk_done()` itself, outside any NEON section.
 
-use super::{bindings, name_array, wipe, Block};
+use super::{bindings, name_array, simd::Simd, wipe, Block};
 use core::{
     ffi::{c_int, c_uint, CStr},
     marker::PhantomData,
-    mem::{align_of, size_of},
+    mem::{align_of, size_of, ManuallyDrop},
     pin::Pin,
-    ptr,
+    ptr::{self, NonNull},
 };
 use kernel::{
-    alloc::{flags::GFP_KERNEL, KBox, KVec},
+    alloc::{flags::GFP_KERNEL, KBox},
     error::{
         code::{EINVAL, ENOMEM},
         to_result, Result,
@@ -48,15 +48,22 @@ impl<'a> Key<'a> {
     }
 
     /// The kernel's XTS key check (`xts_verify_key()`): an even length, and two different
-    /// halves when weak keys are forbidden or the kernel is in FIPS mode.
+    /// halves when weak keys are forbidden or the kernel is in FIPS mode. The halves are
+    /// compared with `crypto_memneq()`, in time independent of their contents.
     pub fn verify_xts(&self) -> Result {
         let b = self.bytes;
         if b.len() % 2 != 0 {
             return Err(EINVAL);
         }
         let (k1, k2) = b.split_at(b.len() / 2);
-        if (fips_enabled() || self.forbids_weak_keys()) && k1 == k2 {
-            return Err(EINVAL);
+        if fips_enabled() || self.forbids_weak_keys() {
+            // SAFETY: both halves are readable for `k1.len()` bytes.
+            let differ = unsafe {
+                bindings::sm4rs_crypto_memneq(k1.as_ptr().cast(), k2.as_ptr().cast(), k1.len())
+            };
+            if !differ {
+                return Err(EINVAL);
+            }
         }
         Ok(())
     }
@@ -101,7 +108,9 @@ pub trait Skcipher: 'static {
     type Context: Default + Send + Sync;
 
     /// Sets the key; the crypto API has checked its length against the limits above.
-    fn set_key(ctx: &mut Self::Context, key: &Key<'_>) -> Result;
+    /// `simd` is the right to use NEON here (absent when the crypto API wants the non-SIMD
+    /// path tested).
+    fn set_key(ctx: &mut Self::Context, key: &Key<'_>, simd: &mut Simd) -> Result;
 
     /// Encrypts the request.
     fn encrypt(ctx: &Self::Context, req: &mut Request<'_, Self::Iv>) -> Result;
@@ -197,7 +206,37 @@ impl<T: Skcipher> Adapter<T> {
             // SAFETY: the transform is live.
             flags: unsafe { (*base).crt_flags },
         };
-        match T::set_key(ctx, &key) {
+        // SAFETY: no NEON section is open in a crypto API callback; this is the only `Simd`.
+        let mut simd = unsafe { Simd::new(true) };
+        match T::set_key(ctx, &key, &mut simd) {
+            Ok(()) => 0,
+            Err(e) => e.to_errno(),
+        }
+    }
+
+    /// Runs `f` (`T::encrypt` or `T::decrypt`) on the request.
+    ///
+    /// # Safety
+    ///
+    /// `req` must be a valid request on a live transform of this algorithm, not used
+    /// elsewhere during the call (what the crypto API guarantees to `encrypt`/`decrypt`).
+    unsafe fn crypt(
+        req: *mut bindings::skcipher_request,
+        f: impl FnOnce(&T::Context, &mut Request<'_, T::Iv>) -> Result,
+    ) -> c_int {
+        // An IV is required whenever the mode has one (`ivsize` > 0); for modes without one
+        // (ECB) callers pass NULL.
+        // SAFETY: the request is valid.
+        if T::Iv::SIZE > 0 && unsafe { (*req).iv }.is_null() {
+            return EINVAL.to_errno();
+        }
+        // SAFETY: the transform is live and its context initialised by `init`; requests
+        // only read it.
+        let ctx = unsafe { &*Self::ctx((*req).base.tfm) };
+        // SAFETY: the request is valid, its transform's IV size is `T::Iv::SIZE` and its IV
+        // is non-NULL if that is not zero (checked above); it is ours for the call.
+        let mut req = unsafe { Request::new(req) };
+        match f(ctx, &mut req) {
             Ok(()) => 0,
             Err(e) => e.to_errno(),
         }
@@ -207,24 +246,16 @@ impl<T: Skcipher> Adapter<T> {
     ///
     /// Called by the crypto API with a valid request on a transform of this algorithm.
     unsafe extern "C" fn encrypt(req: *mut bindings::skcipher_request) -> c_int {
-        // SAFETY: as required by `Request::new` and `Self::ctx`.
-        let (ctx, mut req) = unsafe { (&*Self::ctx((*req).base.tfm), Request::new(req)) };
-        match T::encrypt(ctx, &mut req) {
-            Ok(()) => 0,
-            Err(e) => e.to_errno(),
-        }
+        // SAFETY: as guaranteed by the crypto API.
+        unsafe { Self::crypt(req, T::encrypt) }
     }
 
     /// # Safety
     ///
     /// As for [`Self::encrypt`].
     unsafe extern "C" fn decrypt(req: *mut bindings::skcipher_request) -> c_int {
-        // SAFETY: as required by `Request::new` and `Self::ctx`.
-        let (ctx, mut req) = unsafe { (&*Self::ctx((*req).base.tfm), Request::new(req)) };
-        match T::decrypt(ctx, &mut req) {
-            Ok(()) => 0,
-            Err(e) => e.to_errno(),
-        }
+        // SAFETY: as guaranteed by the crypto API.
+        unsafe { Self::crypt(req, T::decrypt) }
     }
 }
 
@@ -238,12 +269,17 @@ pub const fn alg<T: Skcipher>() -> Alg {
 
 /// A set of registered skciphers; dropping it unregisters them.
 ///
+/// Meant to live in the module object, dropped when the module exits: transforms of the
+/// algorithms hold a reference to the module (`cra_module`), so none is alive then. If it
+/// is dropped earlier while transforms are alive, the kernel warns and the transforms keep
+/// using the algorithm descriptions, so those are then never freed (see `Drop`).
+///
 /// # Invariants
 ///
 /// The algorithms in `algs` are registered with the crypto API for the lifetime of the
-/// object.
+/// object; `algs` is only dropped in `Drop::drop`.
 pub struct Registration<const N: usize> {
-    algs: Pin<KBox<Opaque<[bindings::skcipher_alg; N]>>>,
+    algs: ManuallyDrop<Pin<KBox<Opaque<[bindings::skcipher_alg; N]>>>>,
 }
 
 impl<const N: usize> Registration<N> {
@@ -258,15 +294,35 @@ impl<const N: usize> Registration<N> {
         // registration (undone in `drop`). The call registers all or none.
         to_result(unsafe { bindings::crypto_register_skciphers(algs.get().cast(), N as c_int) })?;
         // INVARIANT: registered above.
-        Ok(Self { algs })
+        Ok(Self {
+            algs: ManuallyDrop::new(algs),
+        })
     }
 }
 
 impl<const N: usize> Drop for Registration<N> {
     fn drop(&mut self) {
-        // SAFETY: registered by the type invariant; live transforms pin the module, so none
-        // remains when its registrations are dropped.
-        unsafe { bindings::crypto_unregister_skciphers(self.algs.get().cast(), N as c_int) };
+        let algs: *mut bindings::skcipher_alg = self.algs.get().cast();
+        // SAFETY: registered by the type invariant.
+        unsafe { bindings::crypto_unregister_skciphers(algs, N as c_int) };
+        let mut in_use = false;
+        for i in 0..N {
+            // SAFETY: `algs` has `N` entries, still allocated.
+            let base = unsafe { &raw mut (*algs.add(i)).__bindgen_anon_1.co.base };
+            // SAFETY: `base` is a valid `crypto_alg`.
+            in_use |= unsafe { super::compat::alg_in_use_after_unregister(base) };
+        }
+        if !in_use {
+            // SAFETY: unregistered and unused, so the crypto API no longer refers to the
+            // descriptions; they are dropped once, here.
+            unsafe { ManuallyDrop::drop(&mut self.algs) };
+        } else {
+            // Transforms are still alive (the registration was dropped before the module's
+            // exit) and use the descriptions: leaked, never freed, and not reported as a
+            // leak.
+            // SAFETY: the allocation is valid; kmemleak only records the address.
+            unsafe { bindings::sm4rs_kmemleak_not_leak(self.algs.get().cast()) };
+        }
     }
 }
 
@@ -275,25 +331,52 @@ unsafe impl<const N: usize> Send for Registration<N> {}
 // SAFETY: `&Registration` gives no access to the algorithms.
 unsafe impl<const N: usize> Sync for Registration<N> {}
 
+/// A reference to an IV of `I::SIZE` bytes at `p`.
+///
+/// A zero-sized IV (modes without one, such as ECB) is made from a dangling pointer, never
+/// from `p`, which is NULL for those: a reference must not be null even to a zero-sized
+/// value.
+///
+/// # Safety
+///
+/// If `I::SIZE > 0`, `p` must be valid for reads and writes of `I::SIZE` bytes and not
+/// accessed otherwise during `'a`.
+unsafe fn iv_mut<'a, I: Block>(p: *mut u8) -> &'a mut I {
+    if I::SIZE == 0 {
+        // SAFETY: `I` is zero-sized, so any non-null, aligned pointer is valid for it.
+        unsafe { NonNull::<I>::dangling().as_mut() }
+    } else {
+        // SAFETY: valid by the caller's guarantee; `I` is a byte array (`Block` is sealed),
+        // so any address is aligned for it.
+        unsafe { &mut *p.cast::<I>() }
+    }
+}
+
 /// A request handed to [`Skcipher::encrypt`] or [`Skcipher::decrypt`].
 ///
 /// # Invariants
 ///
-/// `req` is a valid request whose IV has `Iv::SIZE` bytes, exclusively ours for `'a`.
+/// `req` is a valid request, exclusively ours for `'a`; if `Iv::SIZE > 0`, its `iv` is
+/// non-NULL and points to `Iv::SIZE` bytes. `simd` is the callback's right to use NEON.
 pub struct Request<'a, Iv: Block> {
     req: *mut bindings::skcipher_request,
+    simd: Simd,
     _p: PhantomData<(&'a mut bindings::skcipher_request, Iv)>,
 }
 
 impl<Iv: Block> Request<'_, Iv> {
     /// # Safety
     ///
-    /// `req` must be a valid request on a transform whose IV size is `Iv::SIZE`, not used
-    /// elsewhere while the returned object lives.
+    /// `req` must be a valid request on a transform whose IV size is `Iv::SIZE`, with a
+    /// non-NULL IV if that is not zero, not used elsewhere while the returned object lives;
+    /// no NEON section may be open (the caller is a crypto API callback).
     unsafe fn new(req: *mut bindings::skcipher_request) -> Self {
-        // INVARIANT: guaranteed by the caller.
+        // INVARIANT: guaranteed by the caller. Requests have no non-SIMD path to test, so
+        // NEON is allowed wherever `may_use_simd()` holds.
         Self {
             req,
+            // SAFETY: no section is open (caller); the request owns the only `Simd`.
+            simd: unsafe { Simd::new(false) },
             _p: PhantomData,
         }
     }
@@ -307,14 +390,19 @@ impl<Iv: Block> Request<'_, Iv> {
     /// The request's IV (read before and between walks; each walk starts from it and
     /// writes back the value it leaves).
     pub fn iv(&mut self) -> &mut Iv {
-        // SAFETY: the request is valid and its IV has `Iv::SIZE` bytes (type invariant);
-        // `Iv` is a byte array, so any address is aligned; `&mut self` makes it exclusive.
-        unsafe { &mut *(*self.req).iv.cast::<Iv>() }
+        // SAFETY: the request is valid and its IV has `Iv::SIZE` bytes, non-NULL if that is
+        // not zero (type invariant); `&mut self` makes it exclusive.
+        unsafe { iv_mut((*self.req).iv) }
     }
 
     /// Whether the request has no data.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// The right to use NEON outside a walk (none is open while this borrow lives).
+    pub fn simd(&mut self) -> &mut Simd {
+        &mut self.simd
     }
 
     /// Processes the data a step at a time (`skcipher_walk_virt()`).
@@ -328,8 +416,9 @@ impl<Iv: Block> Request<'_, Iv> {
     /// `f` should only leave a partial chunk. The IV given to the steps is the request's,
     /// written back at the end. Errors from `f` end the walk.
     pub fn walk(&mut self, f: impl FnMut(&mut Step<'_, Iv>) -> Result<usize>) -> Result {
-        let len = self.len();
-        self.walk_range(0, len, f)
+        let req = self.req;
+        // SAFETY: the request is valid and ours (type invariant), its IV as required.
+        unsafe { walk_request(req, &mut self.simd, f) }
     }
 
     /// As [`Request::walk`], over `len` bytes of the data starting at `offset`, with the
@@ -339,11 +428,14 @@ impl<Iv: Block> Request<'_, Iv> {
         &mut self,
         offset: usize,
         len: usize,
-        mut f: impl FnMut(&mut Step<'_, Iv>) -> Result<usize>,
+        f: impl FnMut(&mut Step<'_, Iv>) -> Result<usize>,
     ) -> Result {
         let end = offset.checked_add(len).ok_or(EINVAL)?;
         if end > self.len() {
             return Err(EINVAL);
+        }
+        if offset == 0 && len == self.len() {
+            return self.walk(f);
         }
         let (offset_c, len_c) = (c_uint::try_from(offset), c_uint::try_from(len));
         let (Ok(offset_c), Ok(len_c)) = (offset_c, len_c) else {
@@ -368,49 +460,69 @@ impl<Iv: Block> Request<'_, Iv> {
                 unsafe { bindings::scatterwalk_ffwd(sg[1].as_mut_ptr(), dst, offset_c) }
             };
         }
-        // SAFETY: all-zero is a valid (unstarted) walk; `skcipher_walk_virt` initialises it.
-        let mut walk: bindings::skcipher_walk = unsafe { core::mem::zeroed() };
-        let w = &raw mut walk;
-        // SAFETY: `w` is a walk that does not move until it ends (it is not used after the
-        // last `skcipher_walk_done`), and `sub` (with `sg`) outlives it.
-        let mut err = unsafe { bindings::skcipher_walk_virt(w, &raw mut sub, false) };
-        // SAFETY: `w` is live; `nbytes` is 0 once the walk ended.
-        while err == 0 && unsafe { (*w).nbytes } != 0 {
-            // SAFETY: the walk is live and mapped its step.
-            let mut step = unsafe { Step::new(w) };
-            let n = step.len();
-            // Leaving the whole step would present it again, forever: a driver bug.
-            let res = match f(&mut step) {
-                Ok(left) if left < n => left as c_int,
-                Ok(_) => EINVAL.to_errno(),
-                Err(e) => e.to_errno(),
-            };
-            // SAFETY: ends the step (`res` bytes left, or an error that ends the walk).
-            err = unsafe { bindings::skcipher_walk_done(w, res) };
-        }
-        to_result(err)
+        // SAFETY: `sub` is a valid request over part of ours (with `sg`, it outlives the
+        // walk), with our IV.
+        unsafe { walk_request(&raw mut sub, &mut self.simd, f) }
     }
 }
 
-/// One step of a walk: the data mapped now and the IV.
+/// Runs a virtual walk over `req`, handing each step to `f`.
+///
+/// # Safety
+///
+/// `req` must be a valid request, not used elsewhere during the call, whose IV has
+/// `Iv::SIZE` bytes and is non-NULL if that is not zero.
+unsafe fn walk_request<Iv: Block>(
+    req: *mut bindings::skcipher_request,
+    simd: &mut Simd,
+    mut f: impl FnMut(&mut Step<'_, Iv>) -> Result<usize>,
+) -> Result {
+    let mut walk = core::mem::MaybeUninit::<bindings::skcipher_walk>::zeroed();
+    let w = walk.as_mut_ptr();
+    // SAFETY: `w` is a zeroed (unstarted) walk that does not move until it ends (it is not
+    // used after the last `skcipher_walk_done`); `req` is valid (caller).
+    let mut err = unsafe { bindings::skcipher_walk_virt(w, req, false) };
+    // SAFETY: `w` is live; `nbytes` is 0 once the walk ended.
+    while err == 0 && unsafe { (*w).nbytes } != 0 {
+        // SAFETY: the walk is live and mapped its step; its IV is the request's (or an
+        // aligned copy of it), with `Iv::SIZE` bytes, non-NULL if that is not zero.
+        let mut step = unsafe { Step::new(w, &mut *simd) };
+        let n = step.len();
+        // Leaving the whole step would present it again, forever: a driver bug.
+        let res = match f(&mut step) {
+            Ok(left) if left < n => left as c_int,
+            Ok(_) => EINVAL.to_errno(),
+            Err(e) => e.to_errno(),
+        };
+        // SAFETY: ends the step (`res` bytes left, or an error that ends the walk).
+        err = unsafe { bindings::skcipher_walk_done(w, res) };
+    }
+    to_result(err)
+}
+
+/// One step of a walk: the data mapped now, the IV, and the right to use NEON on them.
 ///
 /// # Invariants
 ///
 /// `walk` is a live walk whose current step maps `nbytes` bytes at its virtual source and
-/// destination (equal, or not overlapping), and whose `iv` has `Iv::SIZE` bytes.
+/// destination (equal, or not overlapping), and whose `iv` has `Iv::SIZE` bytes (non-NULL
+/// if that is not zero).
 pub struct Step<'a, Iv: Block> {
     walk: *mut bindings::skcipher_walk,
+    simd: &'a mut Simd,
     _p: PhantomData<(&'a mut bindings::skcipher_walk, Iv)>,
 }
 
-impl<Iv: Block> Step<'_, Iv> {
+impl<'a, Iv: Block> Step<'a, Iv> {
     /// # Safety
     ///
-    /// `walk` must be live, with a mapped step, for the lifetime of the result.
-    unsafe fn new(walk: *mut bindings::skcipher_walk) -> Self {
+    /// `walk` must be live, with a mapped step and an IV as in the type invariant, for the
+    /// lifetime of the result.
+    unsafe fn new(walk: *mut bindings::skcipher_walk, simd: &'a mut Simd) -> Self {
         // INVARIANT: guaranteed by the caller.
         Self {
             walk,
+            simd,
             _p: PhantomData,
         }
     }
@@ -432,8 +544,8 @@ impl<Iv: Block> Step<'_, Iv> {
         unsafe { (*self.walk).total as usize }
     }
 
-    /// The step's data and the IV.
-    pub fn data(&mut self) -> (InOut<'_>, &mut Iv) {
+    /// The step's data, the IV, and the right to use NEON on them.
+    pub fn data(&mut self) -> (InOut<'_>, &mut Iv, &mut Simd) {
         let (src, dst) = super::compat::walk_addrs(self.walk);
         // INVARIANT: the walk maps `len` bytes at `src` and `dst`, equal or disjoint.
         let io = InOut {
@@ -442,10 +554,10 @@ impl<Iv: Block> Step<'_, Iv> {
             len: self.len(),
             _p: PhantomData,
         };
-        // SAFETY: the walk's IV buffer has `Iv::SIZE` bytes and lives as long as the walk;
-        // `Iv` is a byte array, so any address is aligned.
-        let iv = unsafe { &mut *(*self.walk).iv.cast::<Iv>() };
-        (io, iv)
+        // SAFETY: the walk's IV buffer has `Iv::SIZE` bytes (non-NULL if that is not zero)
+        // and lives as long as the walk; `&mut self` makes it exclusive.
+        let iv = unsafe { iv_mut((*self.walk).iv.cast()) };
+        (io, iv, &mut *self.simd)
     }
 }
 
@@ -541,188 +653,5 @@ impl<'a> InOut<'a> {
         let n = buf.len().min(self.len);
         // SAFETY: `dst` is writable for `len >= n` bytes and `buf` is a distinct buffer.
         unsafe { ptr::copy_nonoverlapping(buf.as_ptr(), self.dst, n) };
-    }
-}
-
-/// A transform of a registered skcipher, for tests: allocated by name, used synchronously
-/// on buffers given as scatterlists of chosen piece sizes.
-///
-/// # Invariants
-///
-/// `tfm` is a live skcipher transform owned by this object.
-pub struct Tfm {
-    tfm: *mut bindings::crypto_skcipher,
-}
-
-impl Tfm {
-    /// Allocates a synchronous transform of the skcipher with driver or algorithm name `name`.
-    pub fn new(name: &CStr) -> Result<Self> {
-        // SAFETY: `name` is a valid C string; mask out asynchronous implementations.
-        let tfm = unsafe {
-            bindings::crypto_alloc_skcipher(super::c_str_ptr(name), 0, bindings::CRYPTO_ALG_ASYNC)
-        };
-        let tfm = kernel::error::from_err_ptr(tfm)?;
-        // INVARIANT: a successful allocation gives a live transform.
-        Ok(Self { tfm })
-    }
-
-    /// The driver name of the implementation.
-    pub fn driver_name(&self) -> &CStr {
-        // SAFETY: the transform and its algorithm are live.
-        let name = unsafe { &(*(*self.tfm).base.__crt_alg).cra_driver_name };
-        // SAFETY: the array is initialised `c_char`s, which have the size of `u8`.
-        let bytes = unsafe { core::slice::from_raw_parts(name.as_ptr().cast::<u8>(), name.len()) };
-        CStr::from_bytes_until_nul(bytes).unwrap_or(c"")
-    }
-
-    /// Sets the key (`crypto_skcipher_setkey()`).
-    pub fn set_key(&mut self, key: &[u8]) -> Result {
-        let len = c_uint::try_from(key.len()).map_err(|_| EINVAL)?;
-        // SAFETY: the transform is live and `key` is `len` bytes.
-        to_result(unsafe { bindings::crypto_skcipher_setkey(self.tfm, key.as_ptr(), len) })
-    }
-
-    /// Sets or clears `CRYPTO_TFM_REQ_FORBID_WEAK_KEYS`.
-    pub fn forbid_weak_keys(&mut self, on: bool) {
-        // SAFETY: the transform is live and not in use.
-        let flags = unsafe { &mut (*self.tfm).base.crt_flags };
-        if on {
-            *flags |= bindings::CRYPTO_TFM_REQ_FORBID_WEAK_KEYS;
-        } else {
-            *flags &= !bindings::CRYPTO_TFM_REQ_FORBID_WEAK_KEYS;
-        }
-    }
-
-    /// Encrypts `src` into `dst` (or in place if `dst` is `None`), both given as
-    /// scatterlists cut into pieces of the sizes in `pieces` (cycled); `iv` (of the
-    /// algorithm's IV size) is updated with the IV the request leaves.
-    pub fn encrypt(
-        &self,
-        src: &mut KVec<u8>,
-        dst: Option<&mut KVec<u8>>,
-        iv: &mut [u8],
-        pieces: &[usize],
-    ) -> Result {
-        self.crypt(true, src, dst, iv, pieces)
-    }
-
-    /// Decrypts, as [`Tfm::encrypt`].
-    pub fn decrypt(
-        &self,
-        src: &mut KVec<u8>,
-        dst: Option<&mut KVec<u8>>,
-        iv: &mut [u8],
-        pieces: &[usize],
-    ) -> Result {
-        self.crypt(false, src, dst, iv, pieces)
-    }
-
-    fn crypt(
-        &self,
-        enc: bool,
-        src: &mut KVec<u8>,
-        dst: Option<&mut KVec<u8>>,
-        iv: &mut [u8],
-        pieces: &[usize],
-    ) -> Result {
-        let len = src.len();
-        if let Some(d) = &dst {
-            if d.len() != len {
-                return Err(EINVAL);
-            }
-        }
-        // SAFETY: the transform is live.
-        let reqsize = unsafe { (*self.tfm).reqsize } as usize;
-        // The IV goes to the heap, in a buffer of the largest IV size (`MAX_IVLEN`), so a
-        // short `iv` cannot make the driver read past it.
-        let mut ivbuf = KVec::from_elem(0u8, 32, GFP_KERNEL)?;
-        let ivsize = iv.len().min(32);
-        ivbuf[..ivsize].copy_from_slice(&iv[..ivsize]);
-        let src_sg = Sgl::new(src.as_mut_ptr(), len, pieces)?;
-        let dst_sg = match dst {
-            Some(d) => Some(Sgl::new(d.as_mut_ptr(), len, pieces)?),
-            None => None,
-        };
-        // A request with its context, zeroed (no callback: the transform is synchronous).
-        let words = (size_of::<bindings::skcipher_request>() + reqsize).div_ceil(8);
-        let mut mem = KVec::<u64>::from_elem(0, words, GFP_KERNEL)?;
-        let req = mem.as_mut_ptr().cast::<bindings::skcipher_request>();
-        let src_ptr = src_sg.as_ptr();
-        let dst_ptr = dst_sg.as_ref().map_or(src_ptr, |d| d.as_ptr());
-        // SAFETY: `req` is zeroed memory of the request's size and alignment; this fills in
-        // what `skcipher_request_set_tfm()` and `skcipher_request_set_crypt()` would.
-        unsafe {
-            (*req).base.tfm = &raw mut (*self.tfm).base;
-            (*req).src = src_ptr;
-            (*req).dst = dst_ptr;
-            (*req).cryptlen = len as c_uint;
-            (*req).iv = ivbuf.as_mut_ptr();
-        }
-        // SAFETY: the request is complete; the buffers outlive the synchronous call.
-        let r = to_result(unsafe {
-            if enc {
-                bindings::crypto_skcipher_encrypt(req)
-            } else {
-                bindings::crypto_skcipher_decrypt(req)
-            }
-        });
-        iv[..ivsize].copy_from_slice(&ivbuf[..ivsize]);
-        r
-    }
-}
-
-impl Drop for Tfm {
-    fn drop(&mut self) {
-        // SAFETY: by the type invariant the transform is live and owned by us.
-        unsafe { bindings::crypto_destroy_tfm(self.tfm.cast(), &raw mut (*self.tfm).base) };
-    }
-}
-
-/// A scatterlist over a heap buffer, cut into pieces.
-struct Sgl {
-    sg: KVec<bindings::scatterlist>,
-}
-
-impl Sgl {
-    /// Describes `len` bytes at `buf` (kmalloc'd memory) in pieces of the sizes in
-    /// `pieces`, cycled (a piece of 0 is taken as 1).
-    fn new(buf: *mut u8, len: usize, pieces: &[usize]) -> Result<Self> {
-        let mut sizes = KVec::new();
-        let mut off = 0;
-        let mut i = 0;
-        while off < len || sizes.is_empty() {
-            let p = pieces
-                .get(i % pieces.len().max(1))
-                .copied()
-                .unwrap_or(len)
-                .max(1);
-            let p = p.min(len - off);
-            sizes.push(p, GFP_KERNEL)?;
-            off += p;
-            i += 1;
-            if len == 0 {
-                break;
-            }
-        }
-        let n = sizes.len();
-        // SAFETY: all-zero is a valid scatterlist entry before `sg_init_table`.
-        let mut sg = KVec::from_elem(unsafe { core::mem::zeroed() }, n, GFP_KERNEL)?;
-        // SAFETY: `sg` has `n` entries.
-        unsafe { bindings::sg_init_table(sg.as_mut_ptr(), n as c_uint) };
-        let mut off = 0;
-        for (k, &size) in sizes.iter().enumerate() {
-            // SAFETY: `buf + off` is in the kmalloc'd buffer; `sg_init_one` sets one entry
-            // for it (and marks it as the end, undone below for all but the last).
-            unsafe { bindings::sg_init_one(&raw mut sg[k], buf.add(off).cast(), size as c_uint) };
-            if k + 1 < n {
-                sg[k].page_link &= !core::ffi::c_ulong::from(bindings::SG_END);
-            }
-            off += size;
-        }
-        Ok(Self { sg })
-    }
-
-    fn as_ptr(&self) -> *mut bindings::scatterlist {
-        self.sg.as_ptr().cast_mut()
     }
 }

@@ -6,11 +6,18 @@
 //! routines that transform whole blocks inside a NEON section. This file turns them into
 //! skciphers: the walk loop of each mode, the partial last block of the stream modes (CFB,
 //! CTR), and the ciphertext stealing of CTS and XTS, which go through a 32-byte stack
-//! buffer so that no routine reads or writes past the caller's data.
+//! buffer so that no routine reads or writes past the caller's data. Every stack buffer
+//! that holds data, keystream or tweaks is a [`Secret`], wiped when it goes out of scope.
+//!
+//! NEON sections are opened with the walk step's [`Simd`]; where NEON may not be used
+//! (`may_use_simd()` false: interrupts disabled, or a C caller inside its own section), a
+//! request fails with `EDEADLK`, as the walk does in hard interrupt context.
 
 use crate::crypto::{
-    simd::{with_neon, Neon},
+    edeadlk,
+    simd::{Neon, Simd},
     skcipher::{InOut, Key, Request, Skcipher, Step},
+    Secret,
 };
 use crate::sm4::{self, RoundKeys, BLOCK_SIZE};
 use core::{ffi::CStr, marker::PhantomData};
@@ -40,8 +47,9 @@ pub(crate) trait Backend: 'static {
     /// The number of blocks the core processes in parallel (the walk size is a multiple).
     const STRIDE: u32;
 
-    /// Expands `key` into the encryption and decryption schedules.
-    fn expand_key(key: &[u8; sm4::KEY_SIZE]) -> sm4::Key;
+    /// Expands `key` into the encryption and decryption schedules of `out`, in place
+    /// (with NEON if `simd` allows it, without otherwise).
+    fn expand_key(key: &[u8; sm4::KEY_SIZE], out: &mut sm4::Key, simd: &mut Simd);
     /// ECB with the schedule `rk` (encrypts or decrypts).
     fn ecb(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize);
     /// CBC encryption.
@@ -85,10 +93,16 @@ pub(crate) fn algs<B: Backend>() -> [crate::crypto::skcipher::Alg; 6] {
     ]
 }
 
-/// Expands a 16-byte key with the back end.
-fn expand<B: Backend>(key: &[u8]) -> Result<sm4::Key> {
+/// Expands a 16-byte key with the back end, into `out`.
+fn expand<B: Backend>(key: &[u8], out: &mut sm4::Key, simd: &mut Simd) -> Result {
     let key: &[u8; sm4::KEY_SIZE] = key.try_into().map_err(|_| EINVAL)?;
-    Ok(B::expand_key(key))
+    B::expand_key(key, out, simd);
+    Ok(())
+}
+
+/// Runs `f` in a NEON section, or fails with `EDEADLK` where NEON may not be used.
+fn neon<R>(simd: &mut Simd, f: impl FnOnce(&Neon) -> R) -> Result<R> {
+    simd.neon(f).ok_or_else(edeadlk)
 }
 
 /// How a stream mode (CFB, CTR) ends on a partial block.
@@ -112,38 +126,37 @@ fn walk_blocks<B: Backend>(
     req.walk(|step| {
         let (len, last) = (step.len(), step.len() == step.total());
         let nblocks = len / BLOCK_SIZE;
-        let (io, iv) = step.data();
+        let (io, iv, simd) = step.data();
         let (mut whole, mut rest) = io.split_at(nblocks * BLOCK_SIZE);
         if tail == Tail::None || !last || rest.is_empty() {
-            with_neon(|neon| f(neon, &mut whole, nblocks, iv));
+            neon(simd, |neon| f(neon, &mut whole, nblocks, iv))?;
             return Ok(rest.len());
         }
-        let mut buf = [0u8; BLOCK_SIZE];
-        rest.read(&mut buf);
-        with_neon(|neon| {
+        let mut buf = Secret::<BLOCK_SIZE>::zeroed();
+        rest.read(&mut buf[..]);
+        neon(simd, |neon| {
             f(neon, &mut whole, nblocks, iv);
-            let mut tail_iv = *iv;
+            let mut tail_iv = Secret::new(*iv);
             let iv = if tail == Tail::AdvanceIv {
                 iv
             } else {
-                &mut tail_iv
+                &mut *tail_iv
             };
-            f(neon, &mut InOut::in_place(&mut buf), 1, iv);
-        });
-        rest.write(&buf);
+            f(neon, &mut InOut::in_place(&mut buf[..]), 1, iv);
+        })?;
+        rest.write(&buf[..]);
         Ok(0)
     })
 }
 
 /// Runs the ciphertext-stealing modes: `bulk` on the whole blocks before the last
 /// `16 + r` bytes (r in 1..=16), then `tail` on those, given whole in a stack buffer. A
-/// request of one block is all bulk. The chaining value handed to both is the request's IV,
-/// or `chain` if given (XTS keeps its tweak there and leaves the IV alone).
-fn walk_stealing(
+/// request of one block is all bulk. Both get the mode's state `st` and the step's IV.
+fn walk_stealing<S>(
     req: &mut Request<'_, Iv>,
-    mut chain: Option<&mut Iv>,
-    bulk: impl Fn(&Neon, &mut InOut<'_>, usize, &mut Iv),
-    tail: impl FnOnce(&mut [u8; 2 * BLOCK_SIZE], usize, &mut Iv),
+    st: &mut S,
+    bulk: impl Fn(&Neon, &mut S, &mut InOut<'_>, usize, &mut Iv),
+    tail: impl FnOnce(&mut Simd, &mut S, &mut [u8; 2 * BLOCK_SIZE], usize, &mut Iv) -> Result,
 ) -> Result {
     let len = req.len();
     if len < BLOCK_SIZE {
@@ -158,10 +171,9 @@ fn walk_stealing(
     if bulk_len > 0 {
         req.walk_range(0, bulk_len, |step: &mut Step<'_, Iv>| {
             let nblocks = step.len() / BLOCK_SIZE;
-            let (io, iv) = step.data();
-            let iv = chain.as_deref_mut().unwrap_or(iv);
+            let (io, iv, simd) = step.data();
             let (mut whole, rest) = io.split_at(nblocks * BLOCK_SIZE);
-            with_neon(|neon| bulk(neon, &mut whole, nblocks, iv));
+            neon(simd, |neon| bulk(neon, st, &mut whole, nblocks, iv))?;
             Ok(rest.len())
         })?;
     }
@@ -174,12 +186,11 @@ fn walk_stealing(
         if step.len() != tail_len {
             return Err(EINVAL);
         }
-        let (mut io, iv) = step.data();
-        let iv = chain.as_deref_mut().unwrap_or(iv);
-        let mut buf = [0u8; 2 * BLOCK_SIZE];
+        let (mut io, iv, simd) = step.data();
+        let mut buf = Secret::<{ 2 * BLOCK_SIZE }>::zeroed();
         io.read(&mut buf[..tail_len]);
         if let Some(tail) = tail.take() {
-            tail(&mut buf, tail_len - BLOCK_SIZE, iv);
+            tail(simd, st, &mut buf, tail_len - BLOCK_SIZE, iv)?;
         }
         io.write(&buf[..tail_len]);
         Ok(0)
@@ -196,11 +207,6 @@ pub(crate) fn gf128_mul_x(t: &Iv) -> Iv {
     out[..8].copy_from_slice(&lo2.to_le_bytes());
     out[8..].copy_from_slice(&hi2.to_le_bytes());
     out
-}
-
-/// One block through `f` on a stack buffer.
-fn one_block(f: impl FnOnce(&Neon, &mut InOut<'_>), block: &mut Iv) {
-    with_neon(|neon| f(neon, &mut InOut::in_place(block)));
 }
 
 /// Declares the skcipher type `$name` of a back end: the constants common to its modes.
@@ -224,9 +230,8 @@ macro_rules! sm4_single_key {
     () => {
         type Context = Sm4Ctx;
 
-        fn set_key(ctx: &mut Sm4Ctx, key: &Key<'_>) -> Result {
-            ctx.key = expand::<B>(key.bytes())?;
-            Ok(())
+        fn set_key(ctx: &mut Sm4Ctx, key: &Key<'_>, simd: &mut Simd) -> Result {
+            expand::<B>(key.bytes(), &mut ctx.key, simd)
         }
     };
 }
@@ -271,9 +276,9 @@ impl<B: Backend> Ecb<B> {
         let rk = if enc { &ctx.key.enc } else { &ctx.key.dec };
         req.walk(|step| {
             let nblocks = step.len() / BLOCK_SIZE;
-            let (io, _) = step.data();
+            let (io, _, simd) = step.data();
             let (mut whole, rest) = io.split_at(nblocks * BLOCK_SIZE);
-            with_neon(|neon| B::ecb(neon, rk, &mut whole, nblocks));
+            neon(simd, |neon| B::ecb(neon, rk, &mut whole, nblocks))?;
             Ok(rest.len())
         })
     }
@@ -347,40 +352,48 @@ impl<B: Backend> Cts<B> {
         if enc {
             walk_stealing(
                 req,
-                None,
-                |n, io, nb, iv| B::cbc_enc(n, &k.enc, io, nb, iv),
-                |buf, r, iv| {
+                &mut (),
+                |n, (), io, nb, iv| B::cbc_enc(n, &k.enc, io, nb, iv),
+                |simd, (), buf, r, iv| {
                     // X = E(P[n-1] ^ IV), Y = E((P[n] || 0) ^ X); out: Y || X[..r]
-                    let mut x: Iv = [0; BLOCK_SIZE];
+                    let mut x = Secret::<BLOCK_SIZE>::zeroed();
                     x.copy_from_slice(&buf[..BLOCK_SIZE]);
-                    one_block(|n, io| B::cbc_enc(n, &k.enc, io, 1, iv), &mut x);
-                    let mut y: Iv = [0; BLOCK_SIZE];
+                    let mut y = Secret::<BLOCK_SIZE>::zeroed();
                     y[..r].copy_from_slice(&buf[BLOCK_SIZE..BLOCK_SIZE + r]);
-                    one_block(|n, io| B::cbc_enc(n, &k.enc, io, 1, iv), &mut y);
-                    buf[..BLOCK_SIZE].copy_from_slice(&y);
+                    neon(simd, |n| {
+                        B::cbc_enc(n, &k.enc, &mut InOut::in_place(&mut x[..]), 1, iv);
+                        B::cbc_enc(n, &k.enc, &mut InOut::in_place(&mut y[..]), 1, iv);
+                    })?;
+                    buf[..BLOCK_SIZE].copy_from_slice(&y[..]);
                     buf[BLOCK_SIZE..BLOCK_SIZE + r].copy_from_slice(&x[..r]);
+                    Ok(())
                 },
             )
         } else {
             walk_stealing(
                 req,
-                None,
-                |n, io, nb, iv| B::cbc_dec(n, &k.dec, io, nb, iv),
-                |buf, r, iv| {
+                &mut (),
+                |n, (), io, nb, iv| B::cbc_dec(n, &k.dec, io, nb, iv),
+                |simd, (), buf, r, iv| {
                     // D(Y) = (P[n] || 0) ^ X, so X = Z || D(Y)[r..]; P[n] = D(Y)[..r] ^ Z,
                     // P[n-1] = D(X) ^ IV. The IV is left as Y, as the cts template does.
-                    let mut y: Iv = [0; BLOCK_SIZE];
+                    let mut y = Secret::<BLOCK_SIZE>::zeroed();
                     y.copy_from_slice(&buf[..BLOCK_SIZE]);
-                    let mut dy: Iv = y;
-                    one_block(|n, io| B::ecb(n, &k.dec, io, 1), &mut dy);
-                    let mut x: Iv = dy;
+                    let mut dy = Secret::new(*y);
+                    neon(simd, |n| {
+                        B::ecb(n, &k.dec, &mut InOut::in_place(&mut dy[..]), 1)
+                    })?;
+                    let mut x = Secret::new(*dy);
                     x[..r].copy_from_slice(&buf[BLOCK_SIZE..BLOCK_SIZE + r]);
                     for i in 0..r {
                         buf[BLOCK_SIZE + i] = dy[i] ^ x[i];
                     }
-                    one_block(|n, io| B::cbc_dec(n, &k.dec, io, 1, iv), &mut x);
-                    *iv = y;
-                    buf[..BLOCK_SIZE].copy_from_slice(&x);
+                    neon(simd, |n| {
+                        B::cbc_dec(n, &k.dec, &mut InOut::in_place(&mut x[..]), 1, iv)
+                    })?;
+                    *iv = *y;
+                    buf[..BLOCK_SIZE].copy_from_slice(&x[..]);
+                    Ok(())
                 },
             )
         }
@@ -392,51 +405,90 @@ impl<B: Backend> Skcipher for Xts<B> {
     type Iv = Iv;
     type Context = XtsCtx;
 
-    fn set_key(ctx: &mut XtsCtx, key: &Key<'_>) -> Result {
+    fn set_key(ctx: &mut XtsCtx, key: &Key<'_>, simd: &mut Simd) -> Result {
         key.verify_xts()?;
         let (k1, k2) = key.bytes().split_at(key.bytes().len() / 2);
-        ctx.data = expand::<B>(k1)?;
-        ctx.tweak = expand::<B>(k2)?;
-        Ok(())
+        expand::<B>(k1, &mut ctx.data, simd)?;
+        expand::<B>(k2, &mut ctx.tweak, simd)
+    }
+}
+
+/// The running tweak of an XTS request, computed in the request's first NEON section (after
+/// the walk started, so that a request the walk refuses never reaches the cipher).
+struct XtsState<'a> {
+    tweak_key: &'a RoundKeys,
+    tweak: Secret<BLOCK_SIZE>,
+    started: bool,
+}
+
+impl XtsState<'_> {
+    /// The running tweak; the first call encrypts the IV `iv` with the tweak key.
+    fn tweak<B: Backend>(&mut self, neon: &Neon, iv: &Iv) -> &mut Iv {
+        if !self.started {
+            *self.tweak = *iv;
+            B::ecb(
+                neon,
+                self.tweak_key,
+                &mut InOut::in_place(&mut self.tweak[..]),
+                1,
+            );
+            self.started = true;
+        }
+        &mut self.tweak
     }
 }
 
 impl<B: Backend> Xts<B> {
-    /// XTS (IEEE 1619) with ciphertext stealing for a partial last block.
+    /// XTS (IEEE 1619) with ciphertext stealing for a partial last block. The IV is left as
+    /// it was (as the kernel's xts template does).
     fn crypt(ctx: &XtsCtx, req: &mut Request<'_, Iv>, enc: bool) -> Result {
         let rk = if enc { &ctx.data.enc } else { &ctx.data.dec };
-        // The first tweak: the IV encrypted with the tweak key. The IV itself is left as
-        // it was (as the kernel's xts template does).
-        let mut tweak = *req.iv();
-        one_block(|n, io| B::ecb(n, &ctx.tweak.enc, io, 1), &mut tweak);
+        let mut st = XtsState {
+            tweak_key: &ctx.tweak.enc,
+            tweak: Secret::zeroed(),
+            started: false,
+        };
         walk_stealing(
             req,
-            Some(&mut tweak),
-            |n, io, nb, t| B::xts(n, rk, io, nb, t),
-            |buf, r, t| {
+            &mut st,
+            |n, st, io, nb, iv| B::xts(n, rk, io, nb, st.tweak::<B>(n, iv)),
+            |simd, st, buf, r, iv| {
                 if r == BLOCK_SIZE {
                     // No stealing: two whole blocks.
-                    with_neon(|n| B::xts(n, rk, &mut InOut::in_place(buf), 2, t));
-                    return;
+                    return neon(simd, |n| {
+                        B::xts(
+                            n,
+                            rk,
+                            &mut InOut::in_place(&mut buf[..]),
+                            2,
+                            st.tweak::<B>(n, iv),
+                        )
+                    });
                 }
+                neon(simd, |n| {
+                    st.tweak::<B>(n, iv);
+                })?;
+                let t = &st.tweak;
                 // Encryption: CC = X(P[m-1], T), C[m-1] = X(P[m] || CC[r..], T*x),
                 // C[m] = CC[..r]. Decryption uses T*x first, then T.
-                let (t1, t2) = if enc {
-                    (*t, gf128_mul_x(t))
+                let (mut t1, mut t2) = if enc {
+                    (Secret::new(**t), Secret::new(gf128_mul_x(t)))
                 } else {
-                    (gf128_mul_x(t), *t)
+                    (Secret::new(gf128_mul_x(t)), Secret::new(**t))
                 };
-                let mut cc: Iv = [0; BLOCK_SIZE];
+                let mut cc = Secret::<BLOCK_SIZE>::zeroed();
                 cc.copy_from_slice(&buf[..BLOCK_SIZE]);
-                let mut tw = t1;
-                one_block(|n, io| B::xts(n, rk, io, 1, &mut tw), &mut cc);
-                let mut pp: Iv = cc;
+                neon(simd, |n| {
+                    B::xts(n, rk, &mut InOut::in_place(&mut cc[..]), 1, &mut t1)
+                })?;
+                let mut pp = Secret::new(*cc);
                 pp[..r].copy_from_slice(&buf[BLOCK_SIZE..BLOCK_SIZE + r]);
-                let mut tw = t2;
-                one_block(|n, io| B::xts(n, rk, io, 1, &mut tw), &mut pp);
-                buf[..BLOCK_SIZE].copy_from_slice(&pp);
+                neon(simd, |n| {
+                    B::xts(n, rk, &mut InOut::in_place(&mut pp[..]), 1, &mut t2)
+                })?;
+                buf[..BLOCK_SIZE].copy_from_slice(&pp[..]);
                 buf[BLOCK_SIZE..BLOCK_SIZE + r].copy_from_slice(&cc[..r]);
-                *t = gf128_mul_x(&gf128_mul_x(t));
+                Ok(())
             },
         )
     }

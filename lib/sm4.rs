@@ -77,36 +77,59 @@ fn t_key(a: u32) -> u32 {
     b ^ b.rotate_left(13) ^ b.rotate_left(23)
 }
 
+/// Overwrites `v` with zeros in a way the compiler may not elide.
+fn wipe_words(v: &mut [u32]) {
+    for w in v.iter_mut() {
+        // SAFETY: `w` is a valid, exclusive reference.
+        unsafe { core::ptr::write_volatile(w, 0) };
+    }
+    core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+}
+
 /// The 32 round keys of one direction.
 ///
-/// Encryption uses them in order, decryption in reverse; [`RoundKeys::reversed`] gives the
-/// schedule that decrypts with the same block function.
-#[derive(Clone, PartialEq, Eq, Debug, Default)]
+/// Encryption uses them in order, decryption in reverse ([`Key`] holds both). Key material:
+/// neither `Clone`, `Debug` nor `PartialEq` (so it is not copied, printed or compared in
+/// data-dependent time by accident), and wiped when dropped; expand keys in place
+/// ([`RoundKeys::expand_into`], [`Key::expand_into`]) so that no copy is left behind.
+#[derive(Default)]
 #[repr(C)]
 pub struct RoundKeys(pub [u32; ROUNDS]);
+
+impl Drop for RoundKeys {
+    fn drop(&mut self) {
+        wipe_words(&mut self.0);
+    }
+}
 
 impl RoundKeys {
     /// Expands a 128-bit key into the encryption round keys (GB/T 32907-2016 section 7.3).
     pub fn expand(key: &[u8; KEY_SIZE]) -> Self {
+        let mut rk = RoundKeys::default();
+        rk.expand_into(key);
+        rk
+    }
+
+    /// Expands a 128-bit key into these encryption round keys, in place.
+    pub fn expand_into(&mut self, key: &[u8; KEY_SIZE]) {
         let mut k = [0u32; 4];
         for (i, w) in k.iter_mut().enumerate() {
             *w = u32::from_be_bytes([key[4 * i], key[4 * i + 1], key[4 * i + 2], key[4 * i + 3]])
                 ^ FK[i];
         }
-        let mut rk = [0u32; ROUNDS];
-        for (i, r) in rk.iter_mut().enumerate() {
+        for (i, r) in self.0.iter_mut().enumerate() {
             let next = k[0] ^ t_key(k[1] ^ k[2] ^ k[3] ^ CK[i]);
             *r = next;
             k = [k[1], k[2], k[3], next];
         }
-        RoundKeys(rk)
+        wipe_words(&mut k);
     }
 
-    /// The same keys in reverse order: the schedule that decrypts.
-    pub fn reversed(&self) -> Self {
-        let mut rk = self.0;
-        rk.reverse();
-        RoundKeys(rk)
+    /// Sets these keys to `enc` in reverse order: the schedule that decrypts.
+    pub fn reverse_from(&mut self, enc: &RoundKeys) {
+        for (d, e) in self.0.iter_mut().zip(enc.0.iter().rev()) {
+            *d = *e;
+        }
     }
 
     /// Runs the 32 rounds over one block in place (encrypts with an encryption schedule,
@@ -132,8 +155,8 @@ impl RoundKeys {
     }
 }
 
-/// An expanded SM4 key: the encryption and decryption schedules.
-#[derive(Clone, PartialEq, Eq, Debug, Default)]
+/// An expanded SM4 key: the encryption and decryption schedules (wiped when dropped).
+#[derive(Default)]
 #[repr(C)]
 pub struct Key {
     /// Round keys in encryption order.
@@ -150,9 +173,15 @@ impl Key {
 
     /// Expands a key of exactly [`KEY_SIZE`] bytes.
     pub fn from_bytes(key: &[u8; KEY_SIZE]) -> Self {
-        let enc = RoundKeys::expand(key);
-        let dec = enc.reversed();
-        Key { enc, dec }
+        let mut k = Key::default();
+        k.expand_into(key);
+        k
+    }
+
+    /// Expands a key of exactly [`KEY_SIZE`] bytes into this one, in place.
+    pub fn expand_into(&mut self, key: &[u8; KEY_SIZE]) {
+        self.enc.expand_into(key);
+        self.dec.reverse_from(&self.enc);
     }
 
     /// CFB encryption of `data` in place (any length; the last block may be partial),

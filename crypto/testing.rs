@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Test clients of the crypto API: transforms allocated by name and used synchronously, for
+//! KUnit suites. Only the test modules include this file (as `crate::testing`); drivers
+//! never need it, so production modules carry none of it.
+
+use crate::crypto::{bindings, c_str_ptr};
+use core::{
+    ffi::{c_uint, CStr},
+    mem::size_of,
+    ptr,
+};
+use kernel::{
+    alloc::{flags::GFP_KERNEL, KVec},
+    error::{code::EINVAL, to_result, Result},
+};
+
+/// A transform of a registered cipher, for tests: allocated by driver name, used one block
+/// at a time through the algorithm's own callbacks.
+///
+/// # Invariants
+///
+/// `tfm` is a live single-block cipher transform owned by this object.
+pub struct CipherTfm {
+    tfm: *mut bindings::crypto_tfm,
+}
+
+impl CipherTfm {
+    /// Allocates a transform of the cipher with driver (or algorithm) name `name`.
+    pub fn new(name: &CStr) -> Result<Self> {
+        // SAFETY: `name` is a valid C string; the type and mask select a cipher.
+        let tfm = unsafe {
+            bindings::crypto_alloc_base(
+                c_str_ptr(name),
+                bindings::CRYPTO_ALG_TYPE_CIPHER,
+                bindings::CRYPTO_ALG_TYPE_MASK,
+            )
+        };
+        let tfm = kernel::error::from_err_ptr(tfm)?;
+        // INVARIANT: a successful allocation gives a live cipher transform.
+        Ok(Self { tfm })
+    }
+
+    fn alg(&self) -> &bindings::cipher_alg {
+        // SAFETY: by the type invariant `tfm` is live, its algorithm is a cipher, and the
+        // algorithm outlives the transform.
+        unsafe { &(*(*self.tfm).__crt_alg).cra_u.cipher }
+    }
+
+    /// Sets the key through the driver's `cia_setkey` (no length check by the API).
+    pub fn set_key(&mut self, key: &[u8]) -> Result {
+        let setkey = self.alg().cia_setkey.ok_or(EINVAL)?;
+        let len = c_uint::try_from(key.len()).map_err(|_| EINVAL)?;
+        // SAFETY: the transform is live and exclusively ours; `key` is `len` bytes.
+        to_result(unsafe { setkey(self.tfm, key.as_ptr(), len) })
+    }
+
+    /// Encrypts `block` in place; `block` must be exactly one cipher block.
+    pub fn encrypt(&self, block: &mut [u8]) -> Result {
+        self.crypt(block, self.alg().cia_encrypt)
+    }
+
+    /// Decrypts `block` in place; `block` must be exactly one cipher block.
+    pub fn decrypt(&self, block: &mut [u8]) -> Result {
+        self.crypt(block, self.alg().cia_decrypt)
+    }
+
+    fn crypt(
+        &self,
+        block: &mut [u8],
+        f: Option<unsafe extern "C" fn(*mut bindings::crypto_tfm, *mut u8, *const u8)>,
+    ) -> Result {
+        let f = f.ok_or(EINVAL)?;
+        // SAFETY: the transform and its algorithm are live.
+        let bs = unsafe { (*(*self.tfm).__crt_alg).cra_blocksize } as usize;
+        if block.len() != bs {
+            return Err(EINVAL);
+        }
+        let p = block.as_mut_ptr();
+        // SAFETY: `p` is one writable block; in-place operation is allowed.
+        unsafe { f(self.tfm, p, p) };
+        Ok(())
+    }
+}
+
+impl Drop for CipherTfm {
+    fn drop(&mut self) {
+        // SAFETY: by the type invariant the transform is live and owned by us.
+        unsafe { bindings::crypto_destroy_tfm(self.tfm.cast(), self.tfm) };
+    }
+}
+
+/// A transform of a registered skcipher, for tests: allocated by name, used synchronously
+/// on buffers given as scatterlists of chosen piece sizes.
+///
+/// # Invariants
+///
+/// `tfm` is a live skcipher transform owned by this object.
+pub struct SkcipherTfm {
+    tfm: *mut bindings::crypto_skcipher,
+}
+
+impl SkcipherTfm {
+    /// Allocates a synchronous transform of the skcipher with driver or algorithm name `name`.
+    pub fn new(name: &CStr) -> Result<Self> {
+        // SAFETY: `name` is a valid C string; mask out asynchronous implementations.
+        let tfm = unsafe {
+            bindings::crypto_alloc_skcipher(c_str_ptr(name), 0, bindings::CRYPTO_ALG_ASYNC)
+        };
+        let tfm = kernel::error::from_err_ptr(tfm)?;
+        // INVARIANT: a successful allocation gives a live transform.
+        Ok(Self { tfm })
+    }
+
+    /// The driver name of the implementation.
+    pub fn driver_name(&self) -> &CStr {
+        // SAFETY: the transform and its algorithm are live.
+        let name = unsafe { &(*(*self.tfm).base.__crt_alg).cra_driver_name };
+        // SAFETY: the array is initialised `c_char`s, which have the size of `u8`.
+        let bytes = unsafe { core::slice::from_raw_parts(name.as_ptr().cast::<u8>(), name.len()) };
+        CStr::from_bytes_until_nul(bytes).unwrap_or(c"")
+    }
+
+    /// Sets the key (`crypto_skcipher_setkey()`).
+    pub fn set_key(&mut self, key: &[u8]) -> Result {
+        let len = c_uint::try_from(key.len()).map_err(|_| EINVAL)?;
+        // SAFETY: the transform is live and `key` is `len` bytes.
+        to_result(unsafe { bindings::crypto_skcipher_setkey(self.tfm, key.as_ptr(), len) })
+    }
+
+    /// Sets or clears `CRYPTO_TFM_REQ_FORBID_WEAK_KEYS`.
+    pub fn forbid_weak_keys(&mut self, on: bool) {
+        // SAFETY: the transform is live and not in use.
+        let flags = unsafe { &mut (*self.tfm).base.crt_flags };
+        if on {
+            *flags |= bindings::CRYPTO_TFM_REQ_FORBID_WEAK_KEYS;
+        } else {
+            *flags &= !bindings::CRYPTO_TFM_REQ_FORBID_WEAK_KEYS;
+        }
+    }
+
+    /// Encrypts `src` into `dst` (or in place if `dst` is `None`), both given as
+    /// scatterlists cut into pieces of the sizes in `pieces` (cycled); `iv` (of the
+    /// algorithm's IV size, or empty for a NULL IV) is updated with the IV the request
+    /// leaves.
+    pub fn encrypt(
+        &self,
+        src: &mut KVec<u8>,
+        dst: Option<&mut KVec<u8>>,
+        iv: &mut [u8],
+        pieces: &[usize],
+    ) -> Result {
+        let mut req = self.request(src, dst, iv, pieces)?;
+        let r = req.encrypt();
+        req.iv_out(iv);
+        r
+    }
+
+    /// Decrypts, as [`SkcipherTfm::encrypt`].
+    pub fn decrypt(
+        &self,
+        src: &mut KVec<u8>,
+        dst: Option<&mut KVec<u8>>,
+        iv: &mut [u8],
+        pieces: &[usize],
+    ) -> Result {
+        let mut req = self.request(src, dst, iv, pieces)?;
+        let r = req.decrypt();
+        req.iv_out(iv);
+        r
+    }
+
+    /// A request over `src` and `dst` (in place if `None`), cut into scatterlist pieces of
+    /// the sizes in `pieces` (cycled), with the IV `iv` (empty for NULL). Everything it
+    /// needs is allocated here, so it can then run where allocating is not allowed.
+    pub fn request<'a>(
+        &'a self,
+        src: &'a mut KVec<u8>,
+        dst: Option<&'a mut KVec<u8>>,
+        iv: &[u8],
+        pieces: &[usize],
+    ) -> Result<TestRequest<'a>> {
+        let len = src.len();
+        if let Some(d) = &dst {
+            if d.len() != len {
+                return Err(EINVAL);
+            }
+        }
+        // SAFETY: the transform is live.
+        let reqsize = unsafe { (*self.tfm).reqsize } as usize;
+        // The IV goes to the heap, in a buffer of the largest IV size (`MAX_IVLEN`), so a
+        // short `iv` cannot make the driver read past it. An empty `iv` is passed as NULL,
+        // as callers of modes without an IV (ECB) do.
+        let mut ivbuf = KVec::from_elem(0u8, 32, GFP_KERNEL)?;
+        let ivsize = iv.len().min(32);
+        ivbuf[..ivsize].copy_from_slice(&iv[..ivsize]);
+        let ivptr = if iv.is_empty() {
+            ptr::null_mut()
+        } else {
+            ivbuf.as_mut_ptr()
+        };
+        let src_sg = Sgl::new(src.as_mut_ptr(), len, pieces)?;
+        let dst_sg = match dst {
+            Some(d) => Some(Sgl::new(d.as_mut_ptr(), len, pieces)?),
+            None => None,
+        };
+        // A request with its context, zeroed (no callback: the transform is synchronous).
+        let words = (size_of::<bindings::skcipher_request>() + reqsize).div_ceil(8);
+        let mut mem = KVec::<u64>::from_elem(0, words, GFP_KERNEL)?;
+        let req = mem.as_mut_ptr().cast::<bindings::skcipher_request>();
+        let src_ptr = src_sg.as_ptr();
+        let dst_ptr = dst_sg.as_ref().map_or(src_ptr, |d| d.as_ptr());
+        // SAFETY: `req` is zeroed memory of the request's size and alignment; this fills in
+        // what `skcipher_request_set_tfm()` and `skcipher_request_set_crypt()` would.
+        unsafe {
+            (*req).base.tfm = &raw mut (*self.tfm).base;
+            (*req).src = src_ptr;
+            (*req).dst = dst_ptr;
+            (*req).cryptlen = len as c_uint;
+            (*req).iv = ivptr;
+        }
+        Ok(TestRequest {
+            mem,
+            ivbuf,
+            ivsize,
+            _sg: (src_sg, dst_sg),
+            _p: core::marker::PhantomData,
+        })
+    }
+}
+
+/// A synchronous skcipher request whose memory is all allocated (see
+/// [`SkcipherTfm::request`]).
+///
+/// # Invariants
+///
+/// `mem` holds a complete request on a live transform that outlives `'a`, over buffers and
+/// scatterlists (`_sg`) that live as long as this object, with `ivbuf` as its IV (or NULL).
+pub struct TestRequest<'a> {
+    mem: KVec<u64>,
+    ivbuf: KVec<u8>,
+    ivsize: usize,
+    _sg: (Sgl, Option<Sgl>),
+    _p: core::marker::PhantomData<&'a mut [u8]>,
+}
+
+impl TestRequest<'_> {
+    fn req(&mut self) -> *mut bindings::skcipher_request {
+        self.mem.as_mut_ptr().cast()
+    }
+
+    /// Encrypts (`crypto_skcipher_encrypt()`); allocates nothing.
+    pub fn encrypt(&mut self) -> Result {
+        // SAFETY: the request is complete (type invariant); the call is synchronous.
+        to_result(unsafe { bindings::crypto_skcipher_encrypt(self.req()) })
+    }
+
+    /// Decrypts (`crypto_skcipher_decrypt()`); allocates nothing.
+    pub fn decrypt(&mut self) -> Result {
+        // SAFETY: as for `encrypt`.
+        to_result(unsafe { bindings::crypto_skcipher_decrypt(self.req()) })
+    }
+
+    /// Copies the IV the request left into `iv` (at most the IV's size).
+    pub fn iv_out(&self, iv: &mut [u8]) {
+        let n = iv.len().min(self.ivsize);
+        iv[..n].copy_from_slice(&self.ivbuf[..n]);
+    }
+}
+
+impl Drop for SkcipherTfm {
+    fn drop(&mut self) {
+        // SAFETY: by the type invariant the transform is live and owned by us.
+        unsafe { bindings::crypto_destroy_tfm(self.tfm.cast(), &raw mut (*self.tfm).base) };
+    }
+}
+
+/// A scatterlist over a heap buffer, cut into pieces.
+struct Sgl {
+    sg: KVec<bindings::scatterlist>,
+}
+
+impl Sgl {
+    /// Describes `len` bytes at `buf` (kmalloc'd memory) in pieces of the sizes in
+    /// `pieces`, cycled (a piece of 0 is taken as 1).
+    fn new(buf: *mut u8, len: usize, pieces: &[usize]) -> Result<Self> {
+        let mut sizes = KVec::new();
+        let mut off = 0;
+        let mut i = 0;
+        while off < len || sizes.is_empty() {
+            let p = pieces
+                .get(i % pieces.len().max(1))
+                .copied()
+                .unwrap_or(len)
+                .max(1);
+            let p = p.min(len - off);
+            sizes.push(p, GFP_KERNEL)?;
+            off += p;
+            i += 1;
+            if len == 0 {
+                break;
+            }
+        }
+        let n = sizes.len();
+        // SAFETY: all-zero is a valid scatterlist entry before `sg_init_table`.
+        let mut sg = KVec::from_elem(unsafe { core::mem::zeroed() }, n, GFP_KERNEL)?;
+        // SAFETY: `sg` has `n` entries.
+        unsafe { bindings::sg_init_table(sg.as_mut_ptr(), n as c_uint) };
+        let mut off = 0;
+        for (k, &size) in sizes.iter().enumerate() {
+            // SAFETY: `buf + off` is in the kmalloc'd buffer; `sg_init_one` sets one entry
+            // for it (and marks it as the end, undone below for all but the last).
+            unsafe { bindings::sg_init_one(&raw mut sg[k], buf.add(off).cast(), size as c_uint) };
+            if k + 1 < n {
+                sg[k].page_link &= !core::ffi::c_ulong::from(bindings::SG_END);
+            }
+            off += size;
+        }
+        Ok(Self { sg })
+    }
+
+    fn as_ptr(&self) -> *mut bindings::scatterlist {
+        self.sg.as_ptr().cast_mut()
+    }
+}
