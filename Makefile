@@ -46,4 +46,4 @@ bench:
 clean:
 	rm -f *.o *.ko *.mod *.mod.c *.mod.o .*.cmd modules.order Module.symvers \
 		crypto_bindings_generated.rs .crypto_bindings_generated.rs.d \
-		crypto_helpers_generated.c sm4_ce_helpers.c sm4_neon_helpers.c
+		crypto_helpers_generated.c sm4_*_helpers.c tests/kunit/*.o tests/kunit/.*.cmd
