@@ -201,10 +201,13 @@ while read -r w; do
 	grep -qx "$pkg" "$tmp/fresh" || bad+=("$w: $path is in $pkg, which the bootstrap does not install")
 done <"$tmp/words"
 # The tools called by full path.
+# The tools and files called or read by full path (or through variables).
 for path in "$RUSTC" "$RUSTDOC" "$CARGO" "$PYTHON" "$QEMU" "$LLVM_BIN/clang" "$LLVM_BIN/llvm-mca" \
-	/usr/bin/clippy-driver /usr/bin/rustfmt /usr/bin/qemu-aarch64; do
+	"$LLVM_BIN/llvm-nm" /usr/bin/clippy-driver /usr/bin/rustfmt /usr/bin/qemu-aarch64 \
+	/usr/bin/aarch64-linux-gnu-gcc /usr/aarch64-linux-gnu/lib/libc.a \
+	/usr/src/linux-source-6.12.tar.xz; do
 	checked=$((checked + 1))
-	[ -x "$path" ] || { bad+=("$path: not installed"); continue; }
+	[ -e "$path" ] || { bad+=("$path: not installed"); continue; }
 	pkg=$(owner "$path") || { bad+=("$path belongs to no Debian package"); continue; }
 	grep -qx "$pkg" "$tmp/fresh" || bad+=("$path is in $pkg, which the bootstrap does not install")
 done

@@ -8,6 +8,7 @@ source "$(dirname "$0")/lib.sh"
 lane=${LANE:-6.12} cpu=${CPU:-max}
 "$REPO/scripts/bootstrap.sh"
 "$REPO/scripts/kernel.sh" "$lane"
+"$REPO/scripts/stage-modules.sh" "$lane"
 set +e
 # -icount: the guest clock counts executed instructions, so tcrypt's "cycles" are
 # deterministic instruction counts, comparable between drivers (not real cycles).

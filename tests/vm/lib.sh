@@ -6,7 +6,7 @@
 pass() { echo "SM4RS-RESULT PASS $1"; }
 fail() { echo "SM4RS-RESULT FAIL $1${2:+ ($2)}"; }
 
-# Loads one of our modules by file name; the KUnit suites inside run during the load.
+# Loads one of our modules by file name (sm4_kunit: the KUnit suites run during its load).
 load_ours() {
 	if insmod "/lib/modules/sm4rs/$1.ko"; then
 		pass "load.$1"
@@ -169,4 +169,39 @@ check_dm_crypt() {
 	fi
 	dmsetup remove --noudevsync sm4a
 	dmsetup remove --noudevsync sm4b
+}
+
+# Unloading module $1 while an AF_ALG socket holds a transform of algorithm $2 (key $3) is
+# refused; once the socket is closed, the module unloads and its drivers are gone.
+check_unload_held() {
+	local mod=$1 alg=$2 key=$3 pid i name
+	name=$(echo "$mod" | tr - _)
+	rm -f /tmp/hold.fifo /tmp/hold.out
+	mkfifo /tmp/hold.fifo
+	[ -w /proc/sys/crypto/af_alg_restrict ] && echo 0 >/proc/sys/crypto/af_alg_restrict
+	afalg hold "$alg" "$key" </tmp/hold.fifo >/tmp/hold.out 2>&1 &
+	pid=$!
+	# The tool starts once the FIFO has a writer; closing it ends the hold.
+	exec 3>/tmp/hold.fifo
+	i=0
+	while ! grep -q '^held' /tmp/hold.out && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if ! grep -q '^held' /tmp/hold.out; then
+		fail "unload.$mod.refused-while-held" "afalg could not hold $alg: $(cat /tmp/hold.out)"
+	elif rmmod "$mod" 2>/tmp/rmmod.err; then
+		fail "unload.$mod.refused-while-held" "rmmod succeeded while $alg was held"
+	elif grep -q "^$name " /proc/modules; then
+		pass "unload.$mod.refused-while-held"
+	else
+		fail "unload.$mod.refused-while-held" "rmmod failed but the module is gone: $(cat /tmp/rmmod.err)"
+	fi
+	exec 3>&-
+	wait $pid
+	if rmmod "$mod" && ! grep -q "^$name " /proc/modules; then
+		pass "unload.$mod"
+	else
+		fail "unload.$mod" "rmmod failed after the socket was closed"
+	fi
 }

@@ -3,7 +3,7 @@
 # SM4 speed test (mode 218). Modules that do not apply to the CPU (sm4-ce without the SM4
 # instructions) say so and are skipped.
 
-for m in sm4_generic sm4-ce sm4-neon; do
+for m in sm4-generic sm4-ce sm4-neon; do
 	if insmod "/lib/modules/sm4rs/$m.ko" 2>/tmp/err; then
 		echo "SM4RS-INFO loaded $m"
 	else

@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
-# Scenario "test-max" (-cpu max, with SM4 and NEON): sm4_generic, sm4-ce and sm4-neon. The
-# KUnit suites of all three run at load; testmgr (with the extended tests) checks every
-# algorithm on registration; the crypto API must pick sm4-ce, and testmgr checks it again
-# through tcrypt; sm4-neon, outranked, is tested by driver name (its KUnit suite).
+# Scenario "test-max" (-cpu max, with SM4 and NEON): sm4-generic, sm4-ce and sm4-neon. The
+# KUnit suites of all three run when sm4_kunit is loaded; testmgr (with the extended tests)
+# checks every algorithm on registration; the crypto API must pick sm4-ce, and testmgr
+# checks it again through tcrypt; sm4-neon, outranked, is tested by driver name.
 
 CE_DRIVERS="sm4-ce ecb-sm4-ce cbc-sm4-ce ctr-sm4-ce cts-cbc-sm4-ce xts-sm4-ce"
 NEON_DRIVERS="ecb-sm4-neon cbc-sm4-neon ctr-sm4-neon cts-cbc-sm4-neon xts-sm4-neon"
 
-if load_ours sm4_generic && load_ours sm4-ce && load_ours sm4-neon; then
+XTS_KEY=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+if load_ours sm4-generic && load_ours sm4-ce && load_ours sm4-neon && load_ours sm4_kunit; then
 	for drv in sm4-generic $CE_DRIVERS $NEON_DRIVERS; do
 		check_selftest "$drv"
 	done
@@ -26,11 +27,15 @@ if load_ours sm4_generic && load_ours sm4-ce && load_ours sm4-neon; then
 	check_af_alg "-sm4-neon"
 	check_dm_crypt "xts(sm4)"
 	check_dm_crypt "xts-sm4-neon"
+	rmmod sm4_kunit
+	# Transforms held through AF_ALG pin their modules; closed, the modules unload.
+	check_unload_held sm4-ce "xts(sm4)" $XTS_KEY
+	check_unload_held sm4-neon cbc-sm4-neon 000102030405060708090a0b0c0d0e0f
 	for m in sm4-ce sm4-neon; do
-		if rmmod "$m" && ! grep -q -- "-$m\$" /proc/crypto; then
-			pass "unload.$m"
+		if grep -q -- "-$m\$" /proc/crypto; then
+			fail "unload.$m.unregistered" "drivers of $m still registered"
 		else
-			fail "unload.$m" "rmmod failed or drivers still registered"
+			pass "unload.$m.unregistered"
 		fi
 	done
 fi
