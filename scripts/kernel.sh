@@ -2,11 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 # kernel.sh LANE: fetch, configure and build the test kernel of LANE (6.12 or 7.3) out of
 # tree, into a cache directory keyed on (source version, config fragments, toolchain).
+# LANE-bench (6.12-bench, 7.3-bench) is the benchmark kernel of that version: the same
+# fragments, then configs/bench.config and configs/bench-VERSION.config over them.
 # An unchanged re-run does nothing. Exit 3 means the lane's source cannot be had.
 source "$(dirname "$0")/lib.sh"
 
-lane=${1:?usage: kernel.sh 6.12|7.3}
+kernel=${1:?usage: kernel.sh 6.12|7.3|6.12-bench|7.3-bench}
+lane=${kernel%-bench}
 [ -f "$REPO/configs/$lane.config" ] || die "unknown lane $lane"
+FRAGMENTS=("$REPO/configs/common.config" "$REPO/configs/$lane.config")
+if [ "$kernel" != "$lane" ]; then
+	FRAGMENTS+=("$REPO/configs/bench.config" "$REPO/configs/bench-$lane.config")
+fi
 mkdir -p "$CACHE/src" "$CACHE/build"
 
 # --- source -----------------------------------------------------------------
@@ -69,43 +76,42 @@ fi
 key=$(
 	{
 		echo "$lane $SRC_VERSION"
-		cat "$REPO/configs/common.config" "$REPO/configs/$lane.config"
+		cat "${FRAGMENTS[@]}"
 		toolchain_id
 	} | sha256sum | cut -c1-16
 )
-OUT="$CACHE/build/linux-$lane-$key"
+OUT="$CACHE/build/linux-$kernel-$key"
 if [ -f "$OUT/.sm4rs-done" ]; then
-	echo "$OUT" >"$CACHE/build/current-$lane"
-	log "[$lane] kernel cached: $OUT"
+	echo "$OUT" >"$CACHE/build/current-$kernel"
+	log "[$kernel] kernel cached: $OUT"
 	exit 0
 fi
 
 start=$(date +%s)
-log "[$lane] configuring $SRC_VERSION in $OUT"
+log "[$kernel] configuring $SRC_VERSION in $OUT"
 rm -rf "$OUT" && mkdir -p "$OUT"
 "${KMAKE[@]}" -C "$SRC" O="$OUT" -s allnoconfig >/dev/null
-"$SRC/scripts/kconfig/merge_config.sh" -m -O "$OUT" "$OUT/.config" \
-	"$REPO/configs/common.config" "$REPO/configs/$lane.config" >"$OUT/merge.log" 2>&1
+"$SRC/scripts/kconfig/merge_config.sh" -m -O "$OUT" "$OUT/.config" "${FRAGMENTS[@]}" \
+	>"$OUT/merge.log" 2>&1
 "${KMAKE[@]}" -C "$SRC" O="$OUT" -s olddefconfig >/dev/null
 
-# merge_config.sh drops options whose dependencies are unmet without failing: check.
+# merge_config.sh drops options whose dependencies are unmet without failing: check the
+# value each option has in the last fragment that sets it.
 bad=0
-while IFS= read -r line; do
-	case $line in CONFIG_*=*) ;; *) continue ;; esac
-	opt=${line%%=*} val=${line#*=}
+while IFS='=' read -r opt val; do
 	if [ "$val" = n ]; then
 		grep -q "^$opt=" "$OUT/.config" && { warn "$opt should be unset"; bad=1; }
 	else
 		grep -qx "$opt=$val" "$OUT/.config" || { warn "$opt=$val did not stick (got: $(grep "^$opt=" "$OUT/.config" || echo unset))"; bad=1; }
 	fi
-done < <(cat "$REPO/configs/common.config" "$REPO/configs/$lane.config")
-[ $bad -eq 0 ] || die "[$lane] the kernel configuration lacks required options (see above)"
+done < <(cat "${FRAGMENTS[@]}" | grep -E '^CONFIG_[A-Z0-9_]+=' | awk -F= '{v[$1] = $2; if (!($1 in o)) o[$1] = ++n; k[o[$1]] = $1} END {for (i = 1; i <= n; i++) print k[i] "=" v[k[i]]}')
+[ $bad -eq 0 ] || die "[$kernel] the kernel configuration lacks required options (see above)"
 
-log "[$lane] building Image and modules (several minutes)"
+log "[$kernel] building Image and modules (several minutes)"
 "${KMAKE[@]}" -C "$SRC" O="$OUT" -j"$(nproc)" -s Image modules >"$OUT/build.log" 2>&1 ||
-	{ tail -n 40 "$OUT/build.log" >&2; die "[$lane] kernel build failed (log: $OUT/build.log)"; }
+	{ tail -n 40 "$OUT/build.log" >&2; die "[$kernel] kernel build failed (log: $OUT/build.log)"; }
 touch "$OUT/.sm4rs-done"
-echo "$OUT" >"$CACHE/build/current-$lane"
-log "[$lane] kernel built in $(($(date +%s) - start)) s"
-# Keep only the current build of each lane.
-find "$CACHE/build" -maxdepth 1 -name "linux-$lane-*" ! -path "$OUT" -exec rm -rf {} + || true
+echo "$OUT" >"$CACHE/build/current-$kernel"
+log "[$kernel] kernel built in $(($(date +%s) - start)) s"
+# Keep only the current build of each kernel.
+find "$CACHE/build" -maxdepth 1 -name "linux-$kernel-????????????????" ! -path "$OUT" -exec rm -rf {} + || true
