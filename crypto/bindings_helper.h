@@ -6,6 +6,7 @@
  */
 #include <linux/crypto.h>
 #include <linux/fips.h>
+#include <linux/highmem.h>
 #include <linux/scatterlist.h>
 #include <crypto/algapi.h>
 #include <crypto/scatterwalk.h>
@@ -61,6 +62,44 @@ static inline unsigned int sm4rs_alg_refcount(struct crypto_alg *alg)
 static inline bool sm4rs_crypto_memneq(const void *a, const void *b, size_t size)
 {
 	return crypto_memneq(a, b, size) != 0;
+}
+
+/*
+ * The address in the kernel's linear map of the first len bytes described by sg, if they
+ * all lie in its first entry and that has a permanent mapping (no highmem); NULL otherwise.
+ */
+static inline void *sm4rs_sg_linear(struct scatterlist *sg, unsigned int len)
+{
+	if (!sg || sg->length < len)
+		return NULL;
+	if (IS_ENABLED(CONFIG_HIGHMEM) && PageHighMem(sg_page(sg)))
+		return NULL;
+	return sg_virt(sg);
+}
+
+/*
+ * What the scatterlist walker does to each destination page it wrote (flush_dcache_page(),
+ * where the architecture needs it), for the first len bytes of sg's first entry.
+ */
+static inline void sm4rs_sg_flush_dcache(struct scatterlist *sg, unsigned int len)
+{
+#if ARCH_IMPLEMENTS_FLUSH_DCACHE_PAGE
+	struct page *page = sg_page(sg) + (sg->offset >> PAGE_SHIFT);
+	unsigned int n = (offset_in_page(sg->offset) + len + PAGE_SIZE - 1) >> PAGE_SHIFT;
+
+	while (n--)
+		flush_dcache_page(page++);
+#endif
+}
+
+/*
+ * Copies nbytes between buf and the data described by sg from byte start on (out: into
+ * sg), as scatterwalk_map_and_copy() (an exported function on 6.12, inline later).
+ */
+static inline void sm4rs_sg_copy(void *buf, struct scatterlist *sg, unsigned int start,
+				 unsigned int nbytes, int out)
+{
+	scatterwalk_map_and_copy(buf, sg, start, nbytes, out);
 }
 
 /* Tells kmemleak that memory deliberately never freed is not a leak. */

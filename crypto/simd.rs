@@ -47,10 +47,11 @@ pub struct Neon {
 /// No kernel-mode NEON section opened by this abstraction is open while a `Simd` can be
 /// used: they are created only by the abstraction's callback trampolines and walk, outside
 /// any section, at most one usable at a time, and [`Simd::neon`] borrows it for its whole
-/// section. `allowed` is false if the callback must not use NEON at all (the crypto
-/// self-tests' "no SIMD" configurations, see [`Simd::allowed`]).
+/// section. With `crypto_api`, the callback also follows `crypto_simd_usable()` (which the
+/// crypto self-tests turn off to exercise non-SIMD fallbacks, see [`Simd::allowed`]).
 pub struct Simd {
-    allowed: bool,
+    crypto_api: bool,
+    allowed: Option<bool>,
     _not_send: PhantomData<*mut ()>,
 }
 
@@ -66,11 +67,11 @@ impl Simd {
     /// No kernel-mode NEON section may be open in this context (by the caller or any caller
     /// up the stack) while the result lives, and no other `Simd` may be usable meanwhile.
     pub(crate) unsafe fn new(crypto_api: bool) -> Self {
-        // SAFETY: the helper reads per-CPU and context state only.
-        let allowed = !crypto_api || unsafe { bindings::sm4rs_crypto_simd_usable() };
-        // INVARIANT: guaranteed by the caller.
+        // INVARIANT: guaranteed by the caller. The context is checked when a section is
+        // asked for, so callbacks that never use NEON pay nothing.
         Self {
-            allowed,
+            crypto_api,
+            allowed: None,
             _not_send: PhantomData,
         }
     }
@@ -79,17 +80,25 @@ impl Simd {
     /// holds, and no kernel-mode NEON section of this task is open (one that a C caller
     /// would have left open around the crypto API call).
     pub fn allowed(&self) -> bool {
-        // SAFETY: the helper reads per-CPU, context and thread state only.
-        self.allowed && unsafe { bindings::sm4rs_may_use_neon() }
+        // SAFETY: the helpers read per-CPU, context and thread state only.
+        unsafe {
+            bindings::sm4rs_may_use_neon()
+                && (!self.crypto_api || bindings::sm4rs_crypto_simd_usable())
+        }
     }
 
     /// Runs `f` inside a kernel-mode NEON section and returns its result, or returns `None`
     /// without running it where NEON may not be used (see [`Simd::allowed`]).
     ///
-    /// The section must be short and `f` must not sleep.
+    /// The section must be short and `f` must not sleep. The context is checked the first
+    /// time only: it cannot change during the callback (or walk) that lent the `Simd`.
     #[inline]
     pub fn neon<R>(&mut self, f: impl FnOnce(&Neon) -> R) -> Option<R> {
-        if !self.allowed() {
+        let allowed = match self.allowed {
+            Some(a) => a,
+            None => *self.allowed.insert(self.allowed()),
+        };
+        if !allowed {
             return None;
         }
         let token = Neon {

@@ -421,6 +421,53 @@ impl<Iv: Block> Request<'_, Iv> {
         unsafe { walk_request(req, &mut self.simd, f) }
     }
 
+    /// Runs `f` on the whole request as one step if its data is in the kernel's linear map
+    /// in one piece (see [`Request::walk`]), and returns `None` without calling `f`
+    /// otherwise. Modes that need the end of the request whole (ciphertext stealing) do the
+    /// common case in one go this way.
+    pub fn single_step<R>(&mut self, f: impl FnOnce(&mut Step<'_, Iv>) -> R) -> Option<R> {
+        if self.is_empty() {
+            return None;
+        }
+        let req = self.req;
+        // SAFETY: the request is valid and ours (type invariant), its IV as required.
+        unsafe { linear_step(req, &mut self.simd, f) }
+    }
+
+    /// Copies `buf.len()` bytes of the source data from byte `offset` on into `buf`
+    /// (`scatterwalk_map_and_copy()`). Ciphertext stealing reads the end of a request this
+    /// way when it is not in one piece.
+    pub fn read_at(&self, offset: usize, buf: &mut [u8]) -> Result {
+        let (start, n) = self.range_c(offset, buf.len())?;
+        // SAFETY: the request is valid (type invariant) and its source holds at least
+        // `offset + buf.len()` bytes (checked); `buf` is writable for `n` bytes.
+        unsafe { bindings::sm4rs_sg_copy(buf.as_mut_ptr().cast(), (*self.req).src, start, n, 0) };
+        Ok(())
+    }
+
+    /// Copies `buf` into the destination data from byte `offset` on, as
+    /// [`Request::read_at`].
+    pub fn write_at(&mut self, offset: usize, buf: &[u8]) -> Result {
+        let (start, n) = self.range_c(offset, buf.len())?;
+        // SAFETY: as in `read_at`, for the destination; the function only reads `buf`.
+        unsafe {
+            bindings::sm4rs_sg_copy(buf.as_ptr().cast_mut().cast(), (*self.req).dst, start, n, 1)
+        };
+        Ok(())
+    }
+
+    /// `offset` and `len` as C lengths, if the range lies in the request.
+    fn range_c(&self, offset: usize, len: usize) -> Result<(c_uint, c_uint)> {
+        let end = offset.checked_add(len).ok_or(EINVAL)?;
+        if end > self.len() {
+            return Err(EINVAL);
+        }
+        Ok((
+            c_uint::try_from(offset).map_err(|_| EINVAL)?,
+            c_uint::try_from(len).map_err(|_| EINVAL)?,
+        ))
+    }
+
     /// As [`Request::walk`], over `len` bytes of the data starting at `offset`, with the
     /// request's IV. Ciphertext stealing walks the bulk of a request and then its last two
     /// blocks this way, so that the walk hands over the tail whole.
@@ -446,18 +493,19 @@ impl<Iv: Block> Request<'_, Iv> {
         // SAFETY: the request is valid; `skcipher_request` is plain data.
         let mut sub = unsafe { ptr::read(self.req) };
         sub.cryptlen = len_c;
-        // SAFETY: all-zero is a valid scatterlist before `scatterwalk_ffwd` fills it.
-        let mut sg: [[bindings::scatterlist; 2]; 2] = unsafe { core::mem::zeroed() };
+        // `scatterwalk_ffwd` initialises the entries it uses (`sg_init_table`).
+        let mut sg = core::mem::MaybeUninit::<[[bindings::scatterlist; 2]; 2]>::uninit();
+        let sg = sg.as_mut_ptr().cast::<[bindings::scatterlist; 2]>();
         if offset > 0 {
             let (src, dst) = (sub.src, sub.dst);
             // SAFETY: `src` is the request's valid source scatterlist, at least `end` bytes
             // long; `sg[0]` has room for the two entries `scatterwalk_ffwd` may write.
-            sub.src = unsafe { bindings::scatterwalk_ffwd(sg[0].as_mut_ptr(), src, offset_c) };
+            sub.src = unsafe { bindings::scatterwalk_ffwd(sg.cast(), src, offset_c) };
             sub.dst = if dst == src {
                 sub.src
             } else {
-                // SAFETY: as above, for the destination.
-                unsafe { bindings::scatterwalk_ffwd(sg[1].as_mut_ptr(), dst, offset_c) }
+                // SAFETY: as above, for the destination, in `sg[1]`.
+                unsafe { bindings::scatterwalk_ffwd(sg.add(1).cast(), dst, offset_c) }
             };
         }
         // SAFETY: `sub` is a valid request over part of ours (with `sg`, it outlives the
@@ -468,6 +516,12 @@ impl<Iv: Block> Request<'_, Iv> {
 
 /// Runs a virtual walk over `req`, handing each step to `f`.
 ///
+/// A request whose source and destination each lie in the first entry of their scatterlist
+/// (dm-crypt's sectors, fscrypt's pages, most small requests) is handed over as one step of
+/// its addresses in the kernel's linear map, without `skcipher_walk_virt()`, and its
+/// destination pages are then flushed as the walk would (`flush_dcache_page()`). Others
+/// go through the walk.
+///
 /// # Safety
 ///
 /// `req` must be a valid request, not used elsewhere during the call, whose IV has
@@ -477,17 +531,49 @@ unsafe fn walk_request<Iv: Block>(
     simd: &mut Simd,
     mut f: impl FnMut(&mut Step<'_, Iv>) -> Result<usize>,
 ) -> Result {
-    let mut walk = core::mem::MaybeUninit::<bindings::skcipher_walk>::zeroed();
+    // SAFETY: the request is valid (caller).
+    if unsafe { (*req).cryptlen } == 0 {
+        // As the walk: nothing to do, the IV is left alone.
+        return Ok(());
+    }
+    // SAFETY: as required (caller).
+    if let Some(res) = unsafe { linear_step(req, simd, &mut f) } {
+        // A step is the whole request: bytes left are a partial block the mode refuses, as
+        // the walk would have refused them.
+        return match res {
+            Ok(0) => Ok(()),
+            Ok(_) => Err(EINVAL),
+            Err(e) => Err(e),
+        };
+    }
+    let mut walk = core::mem::MaybeUninit::<bindings::skcipher_walk>::uninit();
     let w = walk.as_mut_ptr();
-    // SAFETY: `w` is a zeroed (unstarted) walk that does not move until it ends (it is not
-    // used after the last `skcipher_walk_done`); `req` is valid (caller).
+    // `skcipher_walk_virt()` initialises the walk, but Linux 6.12 clears bits of `flags`
+    // before setting it: start from 0, as the C callers' uninitialised walks need not.
+    // SAFETY: `w` points to memory for a walk; `flags` is written, not read.
+    unsafe { core::ptr::addr_of_mut!((*w).flags).write(0) };
+    // SAFETY: `w` is an unstarted walk that does not move until it ends (it is not used
+    // after the last `skcipher_walk_done`); `req` is valid (caller).
     let mut err = unsafe { bindings::skcipher_walk_virt(w, req, false) };
     // SAFETY: `w` is live; `nbytes` is 0 once the walk ended.
     while err == 0 && unsafe { (*w).nbytes } != 0 {
-        // SAFETY: the walk is live and mapped its step; its IV is the request's (or an
-        // aligned copy of it), with `Iv::SIZE` bytes, non-NULL if that is not zero.
-        let mut step = unsafe { Step::new(w, &mut *simd) };
-        let n = step.len();
+        let (src, dst) = super::compat::walk_addrs(w);
+        // INVARIANT: the walk maps its step's `nbytes` bytes at `src` and `dst` (equal or
+        // disjoint) until `skcipher_walk_done`; its IV is the request's (or an aligned copy of
+        // it), with `Iv::SIZE` bytes, non-NULL if that is not zero.
+        // SAFETY: the walk is live.
+        let mut step = unsafe {
+            Step {
+                src,
+                dst,
+                len: (*w).nbytes as usize,
+                total: (*w).total as usize,
+                iv: (*w).iv.cast(),
+                simd: &mut *simd,
+                _p: PhantomData,
+            }
+        };
+        let n = step.len;
         // Leaving the whole step would present it again, forever: a driver bug.
         let res = match f(&mut step) {
             Ok(left) if left < n => left as c_int,
@@ -500,63 +586,95 @@ unsafe fn walk_request<Iv: Block>(
     to_result(err)
 }
 
+/// Runs `f` on the whole request `req` as one step, if its source and destination each lie
+/// in the first entry of their scatterlist (with a permanent mapping): their addresses in
+/// the kernel's linear map, without `skcipher_walk_virt()`. The destination pages are then
+/// flushed as the walk would (`flush_dcache_page()`). Returns `None`, without calling `f`,
+/// for other requests.
+///
+/// # Safety
+///
+/// As for [`walk_request`].
+unsafe fn linear_step<Iv: Block, R>(
+    req: *mut bindings::skcipher_request,
+    simd: &mut Simd,
+    f: impl FnOnce(&mut Step<'_, Iv>) -> R,
+) -> Option<R> {
+    // SAFETY: the request is valid (caller).
+    let (len, src_sg, dst_sg, iv) = unsafe { ((*req).cryptlen, (*req).src, (*req).dst, (*req).iv) };
+    // SAFETY: the scatterlists of a valid request describe at least `len` bytes.
+    let src = unsafe { bindings::sm4rs_sg_linear(src_sg, len) };
+    let dst = if dst_sg == src_sg {
+        src
+    } else {
+        // SAFETY: as above.
+        unsafe { bindings::sm4rs_sg_linear(dst_sg, len) }
+    };
+    if src.is_null() || dst.is_null() {
+        return None;
+    }
+    // INVARIANT: the request's source and destination, `len` bytes each in the linear map,
+    // the same or (as the API requires of distinct scatterlists) disjoint; its IV.
+    let mut step = Step {
+        src: src.cast_const().cast(),
+        dst: dst.cast(),
+        len: len as usize,
+        total: len as usize,
+        iv: iv.cast(),
+        simd,
+        _p: PhantomData,
+    };
+    let res = f(&mut step);
+    // SAFETY: `dst_sg`'s first entry holds the `len` bytes just written.
+    unsafe { bindings::sm4rs_sg_flush_dcache(dst_sg, len) };
+    Some(res)
+}
+
 /// One step of a walk: the data mapped now, the IV, and the right to use NEON on them.
 ///
 /// # Invariants
 ///
-/// `walk` is a live walk whose current step maps `nbytes` bytes at its virtual source and
-/// destination (equal, or not overlapping), and whose `iv` has `Iv::SIZE` bytes (non-NULL
-/// if that is not zero).
+/// `src` is readable and `dst` writable for `len` bytes during `'a`, equal or disjoint, and
+/// not otherwise accessed; `total >= len` is what is left of the request from this step on;
+/// if `Iv::SIZE > 0`, `iv` points to `Iv::SIZE` bytes, valid and exclusive during `'a`.
 pub struct Step<'a, Iv: Block> {
-    walk: *mut bindings::skcipher_walk,
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+    total: usize,
+    iv: *mut u8,
     simd: &'a mut Simd,
-    _p: PhantomData<(&'a mut bindings::skcipher_walk, Iv)>,
+    _p: PhantomData<(&'a mut [u8], Iv)>,
 }
 
-impl<'a, Iv: Block> Step<'a, Iv> {
-    /// # Safety
-    ///
-    /// `walk` must be live, with a mapped step and an IV as in the type invariant, for the
-    /// lifetime of the result.
-    unsafe fn new(walk: *mut bindings::skcipher_walk, simd: &'a mut Simd) -> Self {
-        // INVARIANT: guaranteed by the caller.
-        Self {
-            walk,
-            simd,
-            _p: PhantomData,
-        }
-    }
-
+impl<Iv: Block> Step<'_, Iv> {
     /// The number of bytes in this step.
     pub fn len(&self) -> usize {
-        // SAFETY: the walk is live by the type invariant.
-        unsafe { (*self.walk).nbytes as usize }
+        self.len
     }
 
     /// Whether the step is empty (never, for steps the walk hands out).
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.len == 0
     }
 
     /// The number of bytes left in the request, this step included.
     pub fn total(&self) -> usize {
-        // SAFETY: the walk is live by the type invariant.
-        unsafe { (*self.walk).total as usize }
+        self.total
     }
 
     /// The step's data, the IV, and the right to use NEON on them.
     pub fn data(&mut self) -> (InOut<'_>, &mut Iv, &mut Simd) {
-        let (src, dst) = super::compat::walk_addrs(self.walk);
-        // INVARIANT: the walk maps `len` bytes at `src` and `dst`, equal or disjoint.
+        // INVARIANT: the step's data, borrowed from the step.
         let io = InOut {
-            src,
-            dst,
-            len: self.len(),
+            src: self.src,
+            dst: self.dst,
+            len: self.len,
             _p: PhantomData,
         };
-        // SAFETY: the walk's IV buffer has `Iv::SIZE` bytes (non-NULL if that is not zero)
-        // and lives as long as the walk; `&mut self` makes it exclusive.
-        let iv = unsafe { iv_mut((*self.walk).iv.cast()) };
+        // SAFETY: the IV has `Iv::SIZE` bytes (non-NULL if that is not zero) and is ours
+        // while the step is borrowed (type invariant).
+        let iv = unsafe { iv_mut(self.iv) };
         (io, iv, &mut *self.simd)
     }
 }
