@@ -11,8 +11,9 @@
  *
  * The parallel paths keep 8 blocks in flight (SM4E has a latency of 4 and issues once per
  * cycle on one pipe, V0 on Neoverse N2) and are software-pipelined: while one batch of 8
- * runs its rounds in v0-v7, the previous batch (v8-v15) is finished (output permutation,
- * XOR, stores) between the fourth and fifth groups of rounds, so that the stores, which
+ * runs its rounds in v0-v7, the previous batch (v8-v15, moved there in output byte order
+ * by the tbl that reverses it) is finished (XOR, stores) between the fourth and fifth
+ * groups of rounds, so that the stores, which
  * also need a vector pipe, find SM4E keeping V0 busy and go to V1. The chained directions
  * (CBC and CFB encryption) keep the chaining value in SM4E's lane order so that only a
  * permutation and an XOR sit on the chain.
@@ -90,18 +91,6 @@
 	sm4_round8 v31, v0, v1, v2, v3, v4, v5, v6, v7
 	.endm
 
-	/* Output bytes of the finished batch v8-v15, in place. */
-	.macro	bswap8_done
-	tbl	v8.16b, {v8.16b}, BSWAP.16b
-	tbl	v9.16b, {v9.16b}, BSWAP.16b
-	tbl	v10.16b, {v10.16b}, BSWAP.16b
-	tbl	v11.16b, {v11.16b}, BSWAP.16b
-	tbl	v12.16b, {v12.16b}, BSWAP.16b
-	tbl	v13.16b, {v13.16b}, BSWAP.16b
-	tbl	v14.16b, {v14.16b}, BSWAP.16b
-	tbl	v15.16b, {v15.16b}, BSWAP.16b
-	.endm
-
 	/* v8-v15 ^= four blocks at [\ptr] into v8-v11 and four more into v12-v15. */
 	.macro	xor8_done_from, ptr
 	ld1	{v16.16b-v19.16b}, [\ptr], #64
@@ -124,16 +113,19 @@
 	stp	q14, q15, [DST], #32
 	.endm
 
-	/* The batch in v0-v7 becomes the one to finish. */
+	/*
+	 * The batch in v0-v7 becomes the one to finish, in output byte order: the reversal
+	 * is the move (a tbl instead of a mov).
+	 */
 	.macro	hand_over
-	mov	v8.16b, v0.16b
-	mov	v9.16b, v1.16b
-	mov	v10.16b, v2.16b
-	mov	v11.16b, v3.16b
-	mov	v12.16b, v4.16b
-	mov	v13.16b, v5.16b
-	mov	v14.16b, v6.16b
-	mov	v15.16b, v7.16b
+	tbl	v8.16b, {v0.16b}, BSWAP.16b
+	tbl	v9.16b, {v1.16b}, BSWAP.16b
+	tbl	v10.16b, {v2.16b}, BSWAP.16b
+	tbl	v11.16b, {v3.16b}, BSWAP.16b
+	tbl	v12.16b, {v4.16b}, BSWAP.16b
+	tbl	v13.16b, {v5.16b}, BSWAP.16b
+	tbl	v14.16b, {v6.16b}, BSWAP.16b
+	tbl	v15.16b, {v7.16b}, BSWAP.16b
 	.endm
 
 	/*
@@ -240,7 +232,6 @@ SYM_FUNC_END(sm4rs_ce_expand_key)
 	.endm
 
 	.macro	ecb_finish
-	bswap8_done
 	store8_done
 	.endm
 
@@ -280,17 +271,38 @@ SYM_FUNC_START(sm4rs_ce_cbc_enc)
 	load_perm WREV, .Lwordrev
 	ld1	{v16.16b}, [IV]
 	rev32	v16.16b, v16.16b		/* v16: S, the chain in lane order */
-.Lcbc_enc_loop:
+	/* Four blocks per iteration: one load and one store, the chain through them. */
+.Lcbc_enc_loop4:
+	cmp	NBLK, #4
+	b.lo	.Lcbc_enc_loop1
+	ld1	{v0.16b-v3.16b}, [SRC], #64
+	rev32	v0.16b, v0.16b
+	rev32	v1.16b, v1.16b
+	rev32	v2.16b, v2.16b
+	rev32	v3.16b, v3.16b
+	.irp	b, 0, 1, 2, 3
+	eor	v\b\().16b, v\b\().16b, v16.16b
+	sm4_rounds1 v\b
+	tbl	v16.16b, {v\b\().16b}, WREV.16b	/* next S */
+	tbl	v\b\().16b, {v\b\().16b}, BSWAP.16b	/* C[i] */
+	.endr
+	st1	{v0.16b-v3.16b}, [DST], #64
+	sub	NBLK, NBLK, #4
+	b	.Lcbc_enc_loop4
+.Lcbc_enc_loop1:
+	cbz	NBLK, .Lcbc_enc_done
 	ld1	{v0.16b}, [SRC], #16
 	rev32	v0.16b, v0.16b
 	eor	v0.16b, v0.16b, v16.16b
 	sm4_rounds1 v0
 	tbl	v16.16b, {v0.16b}, WREV.16b	/* next S */
-	tbl	v1.16b, {v0.16b}, BSWAP.16b	/* v1: C[i] */
-	st1	{v1.16b}, [DST], #16
-	subs	NBLK, NBLK, #1
-	b.ne	.Lcbc_enc_loop
-	st1	{v1.16b}, [IV]
+	tbl	v0.16b, {v0.16b}, BSWAP.16b	/* C[i] */
+	st1	{v0.16b}, [DST], #16
+	sub	NBLK, NBLK, #1
+	b	.Lcbc_enc_loop1
+.Lcbc_enc_done:
+	rev32	v0.16b, v16.16b			/* the last C, from S */
+	st1	{v0.16b}, [IV]
 .Lcbc_enc_ret:
 	ret
 SYM_FUNC_END(sm4rs_ce_cbc_enc)
@@ -312,7 +324,6 @@ SYM_FUNC_END(sm4rs_ce_cbc_enc)
 	.endm
 
 	.macro	cbc_dec_finish
-	bswap8_done
 	ld1	{v16.16b-v19.16b}, [x10], #64
 	eor	v8.16b, v8.16b, CHAIN.16b
 	eor	v9.16b, v9.16b, v16.16b
@@ -409,7 +420,6 @@ SYM_FUNC_END(sm4rs_ce_cfb_enc)
 	.endm
 
 	.macro	cfb_dec_finish
-	bswap8_done
 	xor8_done_from x10
 	store8_done
 	.endm
@@ -483,7 +493,6 @@ SYM_FUNC_END(sm4rs_ce_cfb_dec)
 	.endm
 
 	.macro	ctr_finish
-	bswap8_done
 	xor8_done_from SRC
 	store8_done
 	.endm
@@ -534,17 +543,20 @@ SYM_FUNC_END(sm4rs_ce_ctr)
 
 /*
  * void sm4rs_ce_xts(const u32 rk[32], u8 *dst, const u8 *src, unsigned int nblocks,
- *		     u8 tweak[16]);
+ *		     u8 tweak[16], const u32 *rk2);
  *
  * XTS without the stealing: dst = C(src ^ T) ^ T, T <- T * x in GF(2^128) (IEEE 1619,
  * little-endian), for whole blocks. rk is the data key's schedule for the direction; the
- * tweak is the already encrypted one, and is left as the next block's.
+ * tweak is left as the next block's. If rk2 (the tweak key's encryption schedule) is not
+ * NULL, tweak holds the IV and is encrypted with it first (even for nblocks = 0); else it
+ * is the already encrypted tweak.
  *
  * The tweaks are made in general registers (x12:x13 = low:high), where the doubling is
  * three integer operations, and reach the vector unit through two 128-byte stack
  * buffers (x9: the batch being loaded, x10: the batch being finished), so that the vector
  * pipes only do the XORs.
  */
+	RK2	.req	x5	/* const u32 *rk2: the tweak key, or NULL */
 	T_LO	.req	x12
 	T_HI	.req	x13
 
@@ -585,27 +597,43 @@ SYM_FUNC_END(sm4rs_ce_ctr)
 	.endm
 
 	.macro	xts_finish
-	bswap8_done
 	mov	x11, x10
 	xor8_done_from x11
 	store8_done
 	.endm
 
 SYM_FUNC_START(sm4rs_ce_xts)
-	cbz	NBLK, .Lxts_ret
+	ldp	T_LO, T_HI, [IV]
+	cbz	RK2, .Lxts_keyed
+	/* The first call of a request: the tweak is the IV, encrypted here with rk2. */
+	load_perm BSWAP, .Lbswap128
+	ld1	{v24.4s-v27.4s}, [RK2], #64
+	ld1	{v28.4s-v31.4s}, [RK2]
+	fmov	d0, T_LO
+	mov	v0.d[1], T_HI
+	rev32	v0.16b, v0.16b
+	sm4_rounds1 v0
+	tbl	v0.16b, {v0.16b}, BSWAP.16b
+	fmov	T_LO, d0
+	mov	T_HI, v0.d[1]
+.Lxts_keyed:
+	cbz	NBLK, .Lxts_store
 	save_v8_v15
 	load_round_keys
 	load_perm BSWAP, .Lbswap128		/* (uses x9) */
-	sub	sp, sp, #256			/* the two tweak buffers */
+	mov	GF_POLY, #0x87
+	mov	x8, xzr				/* x8: whether the tweak buffers exist */
+	cmp	NBLK, #8
+	b.lo	.Lxts_tail
+	sub	sp, sp, #256			/* the two tweak buffers of the pipeline */
 	mov	x9, sp
 	add	x10, sp, #128
-	ldp	T_LO, T_HI, [IV]
-	mov	GF_POLY, #0x87
+	mov	x8, #1
 	pipeline8 xts
 .Lxts_tail:
 	cbz	NBLK, .Lxts_done
-	stp	T_LO, T_HI, [x9]
-	ld1	{v16.16b}, [x9]
+	fmov	d16, T_LO
+	mov	v16.d[1], T_HI
 	double_tweak
 	ld1	{v0.16b}, [SRC], #16
 	eor	v0.16b, v0.16b, v16.16b
@@ -617,7 +645,7 @@ SYM_FUNC_START(sm4rs_ce_xts)
 	sub	NBLK, NBLK, #1
 	b	.Lxts_tail
 .Lxts_done:
-	stp	T_LO, T_HI, [IV]
+	cbz	x8, .Lxts_restore
 	movi	v16.16b, #0			/* wipe the tweak buffers */
 	movi	v17.16b, #0
 	movi	v18.16b, #0
@@ -627,8 +655,10 @@ SYM_FUNC_START(sm4rs_ce_xts)
 	st1	{v16.16b-v19.16b}, [x11], #64
 	.endr
 	add	sp, sp, #256
+.Lxts_restore:
 	restore_v8_v15
-.Lxts_ret:
+.Lxts_store:
+	stp	T_LO, T_HI, [IV]
 	ret
 SYM_FUNC_END(sm4rs_ce_xts)
 

@@ -105,6 +105,7 @@ mod asm {
             src: *const u8,
             n: c_uint,
             tweak: *mut u8,
+            rk2: *const u32,
         );
     }
 }
@@ -186,8 +187,29 @@ impl Backend for Ce {
         chained!(sm4rs_ce_ctr, rk, io, nblocks, iv);
     }
 
-    fn xts(_: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, tweak: &mut Iv) {
-        chained!(sm4rs_ce_xts, rk, io, nblocks, tweak);
+    fn xts(
+        _: &Neon,
+        rk: &RoundKeys,
+        io: &mut InOut<'_>,
+        nblocks: usize,
+        tweak: &mut Iv,
+        first: Option<&RoundKeys>,
+    ) {
+        let n = blocks(io, nblocks);
+        let rk2 = first.map_or(core::ptr::null(), |k| k.0.as_ptr());
+        // SAFETY: a NEON section is open (the caller holds the token); `io` has at least
+        // `n` blocks at its source and destination, equal or disjoint; `rk` (and `rk2` if
+        // not NULL) is 32 round keys and `tweak` 16 bytes.
+        unsafe {
+            asm::sm4rs_ce_xts(
+                rk.0.as_ptr(),
+                io.dst(),
+                io.src(),
+                n,
+                tweak.as_mut_ptr(),
+                rk2,
+            )
+        }
     }
 }
 

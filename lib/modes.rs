@@ -62,9 +62,17 @@ pub(crate) trait Backend: 'static {
     fn cfb_dec(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv);
     /// CTR with a 128-bit big-endian counter in `iv`.
     fn ctr(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv);
-    /// XTS without stealing: `iv` is the encrypted tweak of the first block and is left as
-    /// the tweak of the next.
-    fn xts(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, tweak: &mut Iv);
+    /// XTS without stealing: `tweak` is the encrypted tweak of the first block and is left
+    /// as the tweak of the next. With `first` (the tweak key's encryption schedule),
+    /// `tweak` holds the IV and is encrypted with it first, even for no blocks.
+    fn xts(
+        neon: &Neon,
+        rk: &RoundKeys,
+        io: &mut InOut<'_>,
+        nblocks: usize,
+        tweak: &mut Iv,
+        first: Option<&RoundKeys>,
+    );
 }
 
 /// The expanded key of the single-key modes.
@@ -149,9 +157,10 @@ fn walk_blocks<B: Backend>(
     })
 }
 
-/// Runs the ciphertext-stealing modes: `bulk` on the whole blocks before the last
-/// `16 + r` bytes (r in 1..=16), then `tail` on those, given whole in a stack buffer. A
-/// request of one block is all bulk. Both get the mode's state `st` and the step's IV.
+/// Runs the ciphertext-stealing modes on a request that is not in one piece: `bulk` on the
+/// whole blocks before the last `16 + r` bytes (r in 1..=16) through the walk, then `tail`
+/// on those, copied to a stack buffer and back. A request of one block is all bulk. Both get
+/// the mode's state `st`; `bulk` gets the step's IV, `tail` the request's.
 fn walk_stealing<S>(
     req: &mut Request<'_, Iv>,
     st: &mut S,
@@ -165,7 +174,7 @@ fn walk_stealing<S>(
     let tail_len = if len == BLOCK_SIZE {
         0
     } else {
-        BLOCK_SIZE + (len - 1) % BLOCK_SIZE + 1
+        stealing_tail(len)
     };
     let bulk_len = len - tail_len;
     if bulk_len > 0 {
@@ -180,21 +189,18 @@ fn walk_stealing<S>(
     if tail_len == 0 {
         return Ok(());
     }
-    let mut tail = Some(tail);
-    // The walk size (two blocks) makes the walk hand over the whole tail in one step.
-    req.walk_range(bulk_len, tail_len, |step: &mut Step<'_, Iv>| {
-        if step.len() != tail_len {
-            return Err(EINVAL);
-        }
-        let (mut io, iv, simd) = step.data();
-        let mut buf = Secret::<{ 2 * BLOCK_SIZE }>::zeroed();
-        io.read(&mut buf[..tail_len]);
-        if let Some(tail) = tail.take() {
-            tail(simd, st, &mut buf, tail_len - BLOCK_SIZE, iv)?;
-        }
-        io.write(&buf[..tail_len]);
-        Ok(0)
-    })
+    let mut buf = Secret::<{ 2 * BLOCK_SIZE }>::zeroed();
+    req.read_at(bulk_len, &mut buf[..tail_len])?;
+    let mut iv = Secret::new(*req.iv());
+    tail(req.simd(), st, &mut buf, tail_len - BLOCK_SIZE, &mut iv)?;
+    *req.iv() = *iv;
+    req.write_at(bulk_len, &buf[..tail_len])
+}
+
+/// The length of the end of a request of `len` bytes (more than one block) that ciphertext
+/// stealing handles apart: the last whole block and what follows, 17 to 32 bytes.
+fn stealing_tail(len: usize) -> usize {
+    BLOCK_SIZE + (len - 1) % BLOCK_SIZE + 1
 }
 
 /// `tweak * x` in GF(2^128), little-endian as in IEEE 1619.
@@ -346,56 +352,91 @@ impl<B: Backend> Skcipher for Cts<B> {
 
 impl<B: Backend> Cts<B> {
     /// CBC with ciphertext stealing, the kernel's CS3 variant: the last two blocks are
-    /// swapped, the final one truncated. A request of one block is plain CBC.
+    /// swapped, the final one truncated. A request of one block is plain CBC. The common
+    /// case (the request in one piece of memory) is one step and one NEON section; others
+    /// walk the bulk and then the last `16 + r` bytes.
     fn crypt(ctx: &Sm4Ctx, req: &mut Request<'_, Iv>, enc: bool) -> Result {
         let k = &ctx.key;
+        let len = req.len();
+        if len < BLOCK_SIZE {
+            return Err(EINVAL);
+        }
+        if len == BLOCK_SIZE {
+            return Cbc::<B>::crypt(ctx, req, enc);
+        }
+        let tail_len = stealing_tail(len);
+        let bulk = len - tail_len;
+        let one_step = req.single_step(|step| {
+            let (io, iv, simd) = step.data();
+            let (mut head, mut tail) = io.split_at(bulk);
+            let mut buf = Secret::<{ 2 * BLOCK_SIZE }>::zeroed();
+            tail.read(&mut buf[..tail_len]);
+            neon(simd, |n| {
+                if enc {
+                    B::cbc_enc(n, &k.enc, &mut head, bulk / BLOCK_SIZE, iv);
+                } else {
+                    B::cbc_dec(n, &k.dec, &mut head, bulk / BLOCK_SIZE, iv);
+                }
+                Self::tail(n, k, enc, &mut buf, tail_len - BLOCK_SIZE, iv);
+            })?;
+            tail.write(&buf[..tail_len]);
+            Ok(())
+        });
+        if let Some(res) = one_step {
+            return res;
+        }
         if enc {
             walk_stealing(
                 req,
                 &mut (),
                 |n, (), io, nb, iv| B::cbc_enc(n, &k.enc, io, nb, iv),
-                |simd, (), buf, r, iv| {
-                    // X = E(P[n-1] ^ IV), Y = E((P[n] || 0) ^ X); out: Y || X[..r]
-                    let mut x = Secret::<BLOCK_SIZE>::zeroed();
-                    x.copy_from_slice(&buf[..BLOCK_SIZE]);
-                    let mut y = Secret::<BLOCK_SIZE>::zeroed();
-                    y[..r].copy_from_slice(&buf[BLOCK_SIZE..BLOCK_SIZE + r]);
-                    neon(simd, |n| {
-                        B::cbc_enc(n, &k.enc, &mut InOut::in_place(&mut x[..]), 1, iv);
-                        B::cbc_enc(n, &k.enc, &mut InOut::in_place(&mut y[..]), 1, iv);
-                    })?;
-                    buf[..BLOCK_SIZE].copy_from_slice(&y[..]);
-                    buf[BLOCK_SIZE..BLOCK_SIZE + r].copy_from_slice(&x[..r]);
-                    Ok(())
-                },
+                |simd, (), buf, r, iv| neon(simd, |n| Self::tail(n, k, true, buf, r, iv)),
             )
         } else {
             walk_stealing(
                 req,
                 &mut (),
                 |n, (), io, nb, iv| B::cbc_dec(n, &k.dec, io, nb, iv),
-                |simd, (), buf, r, iv| {
-                    // D(Y) = (P[n] || 0) ^ X, so X = Z || D(Y)[r..]; P[n] = D(Y)[..r] ^ Z,
-                    // P[n-1] = D(X) ^ IV. The IV is left as Y, as the cts template does.
-                    let mut y = Secret::<BLOCK_SIZE>::zeroed();
-                    y.copy_from_slice(&buf[..BLOCK_SIZE]);
-                    let mut dy = Secret::new(*y);
-                    neon(simd, |n| {
-                        B::ecb(n, &k.dec, &mut InOut::in_place(&mut dy[..]), 1)
-                    })?;
-                    let mut x = Secret::new(*dy);
-                    x[..r].copy_from_slice(&buf[BLOCK_SIZE..BLOCK_SIZE + r]);
-                    for i in 0..r {
-                        buf[BLOCK_SIZE + i] = dy[i] ^ x[i];
-                    }
-                    neon(simd, |n| {
-                        B::cbc_dec(n, &k.dec, &mut InOut::in_place(&mut x[..]), 1, iv)
-                    })?;
-                    *iv = *y;
-                    buf[..BLOCK_SIZE].copy_from_slice(&x[..]);
-                    Ok(())
-                },
+                |simd, (), buf, r, iv| neon(simd, |n| Self::tail(n, k, false, buf, r, iv)),
             )
+        }
+    }
+
+    /// The last `16 + r` bytes (r in 1..=16) of a CTS request, in `buf`, after the bulk
+    /// left `iv` as the chaining value.
+    fn tail(
+        n: &Neon,
+        k: &sm4::Key,
+        enc: bool,
+        buf: &mut [u8; 2 * BLOCK_SIZE],
+        r: usize,
+        iv: &mut Iv,
+    ) {
+        if enc {
+            // X = E(P[n-1] ^ IV), Y = E((P[n] || 0) ^ X); out: Y || X[..r]
+            let mut x = Secret::<BLOCK_SIZE>::zeroed();
+            x.copy_from_slice(&buf[..BLOCK_SIZE]);
+            let mut y = Secret::<BLOCK_SIZE>::zeroed();
+            y[..r].copy_from_slice(&buf[BLOCK_SIZE..BLOCK_SIZE + r]);
+            B::cbc_enc(n, &k.enc, &mut InOut::in_place(&mut x[..]), 1, iv);
+            B::cbc_enc(n, &k.enc, &mut InOut::in_place(&mut y[..]), 1, iv);
+            buf[..BLOCK_SIZE].copy_from_slice(&y[..]);
+            buf[BLOCK_SIZE..BLOCK_SIZE + r].copy_from_slice(&x[..r]);
+        } else {
+            // D(Y) = (P[n] || 0) ^ X, so X = Z || D(Y)[r..]; P[n] = D(Y)[..r] ^ Z,
+            // P[n-1] = D(X) ^ IV. The IV is left as Y, as the cts template does.
+            let mut y = Secret::<BLOCK_SIZE>::zeroed();
+            y.copy_from_slice(&buf[..BLOCK_SIZE]);
+            let mut dy = Secret::new(*y);
+            B::ecb(n, &k.dec, &mut InOut::in_place(&mut dy[..]), 1);
+            let mut x = Secret::new(*dy);
+            x[..r].copy_from_slice(&buf[BLOCK_SIZE..BLOCK_SIZE + r]);
+            for i in 0..r {
+                buf[BLOCK_SIZE + i] = dy[i] ^ x[i];
+            }
+            B::cbc_dec(n, &k.dec, &mut InOut::in_place(&mut x[..]), 1, iv);
+            *iv = *y;
+            buf[..BLOCK_SIZE].copy_from_slice(&x[..]);
         }
     }
 }
@@ -422,17 +463,30 @@ struct XtsState<'a> {
 }
 
 impl XtsState<'_> {
-    /// The running tweak; the first call encrypts the IV `iv` with the tweak key.
-    fn tweak<B: Backend>(&mut self, neon: &Neon, iv: &Iv) -> &mut Iv {
-        if !self.started {
+    /// Runs the back end's XTS over `nblocks` blocks of `io`, starting the tweak from the
+    /// IV `iv` on the first call (the back end encrypts it in the same call).
+    fn xts<B: Backend>(
+        &mut self,
+        n: &Neon,
+        rk: &RoundKeys,
+        io: &mut InOut<'_>,
+        nblocks: usize,
+        iv: &Iv,
+    ) {
+        let first = if self.started {
+            None
+        } else {
             *self.tweak = *iv;
-            B::ecb(
-                neon,
-                self.tweak_key,
-                &mut InOut::in_place(&mut self.tweak[..]),
-                1,
-            );
             self.started = true;
+            Some(self.tweak_key)
+        };
+        B::xts(n, rk, io, nblocks, &mut self.tweak, first);
+    }
+
+    /// The running tweak, started from the IV `iv` if no block was done yet.
+    fn tweak<B: Backend>(&mut self, n: &Neon, rk: &RoundKeys, iv: &Iv) -> &mut Iv {
+        if !self.started {
+            self.xts::<B>(n, rk, &mut InOut::in_place(&mut []), 0, iv);
         }
         &mut self.tweak
     }
@@ -440,56 +494,76 @@ impl XtsState<'_> {
 
 impl<B: Backend> Xts<B> {
     /// XTS (IEEE 1619) with ciphertext stealing for a partial last block. The IV is left as
-    /// it was (as the kernel's xts template does).
+    /// it was (as the kernel's xts template does). Whole blocks are one walk; with stealing,
+    /// the common case (the request in one piece of memory) is one step and one NEON
+    /// section, others walk the bulk and then the last `16 + r` bytes.
     fn crypt(ctx: &XtsCtx, req: &mut Request<'_, Iv>, enc: bool) -> Result {
         let rk = if enc { &ctx.data.enc } else { &ctx.data.dec };
+        let len = req.len();
+        if len < BLOCK_SIZE {
+            return Err(EINVAL);
+        }
         let mut st = XtsState {
             tweak_key: &ctx.tweak.enc,
             tweak: Secret::zeroed(),
             started: false,
         };
+        if len % BLOCK_SIZE == 0 {
+            return req.walk(|step| {
+                let nblocks = step.len() / BLOCK_SIZE;
+                let (io, iv, simd) = step.data();
+                let (mut whole, rest) = io.split_at(nblocks * BLOCK_SIZE);
+                neon(simd, |n| st.xts::<B>(n, rk, &mut whole, nblocks, iv))?;
+                Ok(rest.len())
+            });
+        }
+        let tail_len = stealing_tail(len);
+        let bulk = len - tail_len;
+        let one_step = req.single_step(|step| {
+            let (io, iv, simd) = step.data();
+            let (mut head, mut tail) = io.split_at(bulk);
+            let mut buf = Secret::<{ 2 * BLOCK_SIZE }>::zeroed();
+            tail.read(&mut buf[..tail_len]);
+            neon(simd, |n| {
+                st.xts::<B>(n, rk, &mut head, bulk / BLOCK_SIZE, iv);
+                Self::tail(n, rk, enc, &mut buf, tail_len - BLOCK_SIZE, &st.tweak);
+            })?;
+            tail.write(&buf[..tail_len]);
+            Ok(())
+        });
+        if let Some(res) = one_step {
+            return res;
+        }
         walk_stealing(
             req,
             &mut st,
-            |n, st, io, nb, iv| B::xts(n, rk, io, nb, st.tweak::<B>(n, iv)),
+            |n, st, io, nb, iv| st.xts::<B>(n, rk, io, nb, iv),
             |simd, st, buf, r, iv| {
-                if r == BLOCK_SIZE {
-                    // No stealing: two whole blocks.
-                    return neon(simd, |n| {
-                        B::xts(
-                            n,
-                            rk,
-                            &mut InOut::in_place(&mut buf[..]),
-                            2,
-                            st.tweak::<B>(n, iv),
-                        )
-                    });
-                }
                 neon(simd, |n| {
-                    st.tweak::<B>(n, iv);
-                })?;
-                let t = &st.tweak;
-                // Encryption: CC = X(P[m-1], T), C[m-1] = X(P[m] || CC[r..], T*x),
-                // C[m] = CC[..r]. Decryption uses T*x first, then T.
-                let (mut t1, mut t2) = if enc {
-                    (Secret::new(**t), Secret::new(gf128_mul_x(t)))
-                } else {
-                    (Secret::new(gf128_mul_x(t)), Secret::new(**t))
-                };
-                let mut cc = Secret::<BLOCK_SIZE>::zeroed();
-                cc.copy_from_slice(&buf[..BLOCK_SIZE]);
-                neon(simd, |n| {
-                    B::xts(n, rk, &mut InOut::in_place(&mut cc[..]), 1, &mut t1)
-                })?;
-                let mut pp = Secret::new(*cc);
-                pp[..r].copy_from_slice(&buf[BLOCK_SIZE..BLOCK_SIZE + r]);
-                neon(simd, |n| {
-                    B::xts(n, rk, &mut InOut::in_place(&mut pp[..]), 1, &mut t2)
-                })?;
-                buf[..BLOCK_SIZE].copy_from_slice(&pp[..]);
-                buf[BLOCK_SIZE..BLOCK_SIZE + r].copy_from_slice(&cc[..r]);
-                Ok(())
+                    let t = st.tweak::<B>(n, rk, iv);
+                    Self::tail(n, rk, enc, buf, r, t)
+                })
             },
         )
+    }
+
+    /// The last `16 + r` bytes (r in 1..=15) of an XTS request with stealing, in `buf`;
+    /// `t` is the tweak of its first block.
+    fn tail(n: &Neon, rk: &RoundKeys, enc: bool, buf: &mut [u8; 2 * BLOCK_SIZE], r: usize, t: &Iv) {
+        // Encryption: CC = X(P[m-1], T), C[m-1] = X(P[m] || CC[r..], T*x), C[m] = CC[..r].
+        // Decryption uses T*x first, then T.
+        let (mut t1, mut t2) = if enc {
+            (Secret::new(*t), Secret::new(gf128_mul_x(t)))
+        } else {
+            (Secret::new(gf128_mul_x(t)), Secret::new(*t))
+        };
+        let mut cc = Secret::<BLOCK_SIZE>::zeroed();
+        cc.copy_from_slice(&buf[..BLOCK_SIZE]);
+        B::xts(n, rk, &mut InOut::in_place(&mut cc[..]), 1, &mut t1, None);
+        let mut pp = Secret::new(*cc);
+        pp[..r].copy_from_slice(&buf[BLOCK_SIZE..BLOCK_SIZE + r]);
+        B::xts(n, rk, &mut InOut::in_place(&mut pp[..]), 1, &mut t2, None);
+        buf[..BLOCK_SIZE].copy_from_slice(&pp[..]);
+        buf[BLOCK_SIZE..BLOCK_SIZE + r].copy_from_slice(&cc[..r]);
     }
 }
