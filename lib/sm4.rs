@@ -63,11 +63,29 @@ fn tau(a: u32) -> u32 {
     ])
 }
 
-/// The round function's mixer `T = L(tau(.))`.
+/// `L(tau(.))` of a word whose only non-zero byte is the most significant one: `T0[b]` is
+/// `L(S(b) << 24)`. L commutes with rotations, so the round function's mixer is four
+/// lookups in this one table, rotated (see [`t_round`]). Built at compile time from
+/// [`SBOX`].
+static T0: [u32; 256] = {
+    let mut t = [0u32; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = (SBOX[i] as u32) << 24;
+        t[i] = b ^ b.rotate_left(2) ^ b.rotate_left(10) ^ b.rotate_left(18) ^ b.rotate_left(24);
+        i += 1;
+    }
+    t
+};
+
+/// The round function's mixer `T = L(tau(.))`, as four lookups in [`T0`]: byte `j` (from
+/// the most significant) contributes `T0[b]` rotated right by `8j`.
 #[inline(always)]
 fn t_round(a: u32) -> u32 {
-    let b = tau(a);
-    b ^ b.rotate_left(2) ^ b.rotate_left(10) ^ b.rotate_left(18) ^ b.rotate_left(24)
+    T0[(a >> 24) as usize]
+        ^ T0[((a >> 16) & 0xff) as usize].rotate_right(8)
+        ^ T0[((a >> 8) & 0xff) as usize].rotate_right(16)
+        ^ T0[(a & 0xff) as usize].rotate_right(24)
 }
 
 /// The key schedule's mixer `T' = L'(tau(.))`.
@@ -135,23 +153,27 @@ impl RoundKeys {
     /// Runs the 32 rounds over one block in place (encrypts with an encryption schedule,
     /// decrypts with a reversed one).
     pub fn crypt_block(&self, block: &mut Block) {
-        let mut x = [0u32; 4];
-        for (i, w) in x.iter_mut().enumerate() {
-            *w = u32::from_be_bytes([
-                block[4 * i],
-                block[4 * i + 1],
-                block[4 * i + 2],
-                block[4 * i + 3],
-            ]);
-        }
-        for rk in self.0 {
-            let next = x[0] ^ t_round(x[1] ^ x[2] ^ x[3] ^ rk);
-            x = [x[1], x[2], x[3], next];
+        let v = u128::from_be_bytes(*block);
+        let (mut x0, mut x1, mut x2, mut x3) = (
+            (v >> 96) as u32,
+            (v >> 64) as u32,
+            (v >> 32) as u32,
+            v as u32,
+        );
+        // Four rounds at a time, so that the words rotate through the variables instead of
+        // being moved.
+        for rk in self.0.chunks_exact(4) {
+            x0 ^= t_round(x1 ^ x2 ^ x3 ^ rk[0]);
+            x1 ^= t_round(x2 ^ x3 ^ x0 ^ rk[1]);
+            x2 ^= t_round(x3 ^ x0 ^ x1 ^ rk[2]);
+            x3 ^= t_round(x0 ^ x1 ^ x2 ^ rk[3]);
         }
         // The reverse transformation R: the output is (X35, X34, X33, X32).
-        for i in 0..4 {
-            block[4 * i..4 * i + 4].copy_from_slice(&x[3 - i].to_be_bytes());
-        }
+        let out = (u128::from(x3) << 96)
+            | (u128::from(x2) << 64)
+            | (u128::from(x1) << 32)
+            | u128::from(x0);
+        *block = out.to_be_bytes();
     }
 }
 
