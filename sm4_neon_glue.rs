@@ -60,8 +60,9 @@ crypto::module! {
     ],
 }
 
-/// The routine of `sm4_neon_core.S`: ECB over `n` batches of 8 blocks from `src` to `dst`
-/// (the same or disjoint), in a kernel-mode NEON section.
+/// The routines of `sm4_neon_core.S`: `dst = E(src ^ pre) ^ post` over batches of 8
+/// blocks, or exactly 4 blocks, where `pre` and `post` may be NULL; in a kernel-mode NEON
+/// section.
 mod asm {
     use core::ffi::c_uint;
 
@@ -72,6 +73,16 @@ mod asm {
             src: *const u8,
             n: c_uint,
             sbox: *const u8,
+            pre: *const u8,
+            post: *const u8,
+        );
+        pub(super) fn sm4rs_neon_crypt4(
+            rk: *const u32,
+            dst: *mut u8,
+            src: *const u8,
+            sbox: *const u8,
+            pre: *const u8,
+            post: *const u8,
         );
     }
 }
@@ -79,89 +90,103 @@ mod asm {
 /// The blocks of one batch of the core.
 const BATCH: usize = 8;
 
-/// A batch of blocks on the stack, wiped when it goes out of scope.
-struct Batch([Iv; BATCH]);
+/// Up to 8 blocks on the stack, 16-byte aligned so that whole-block operations are word
+/// operations (each `u128` holds a block's bytes in memory order); wiped when it goes out
+/// of scope.
+#[repr(C, align(16))]
+struct Batch([u128; BATCH]);
 
 impl Batch {
-    /// An all-zero batch.
+    /// All zeros.
     const fn zeroed() -> Self {
-        Self([[0; BLOCK_SIZE]; BATCH])
+        Self([0; BATCH])
     }
-}
 
-impl core::ops::Deref for Batch {
-    type Target = [Iv; BATCH];
-
-    fn deref(&self) -> &[Iv; BATCH] {
-        &self.0
+    /// The batch's bytes.
+    fn bytes_mut(&mut self) -> &mut [u8; BATCH * BLOCK_SIZE] {
+        // SAFETY: `[u128; 8]` is 128 initialised bytes, any value of which is a valid `u8`;
+        // borrowed exclusively from `self`.
+        unsafe { &mut *self.0.as_mut_ptr().cast::<[u8; BATCH * BLOCK_SIZE]>() }
     }
-}
 
-impl core::ops::DerefMut for Batch {
-    fn deref_mut(&mut self) -> &mut [Iv; BATCH] {
-        &mut self.0
+    fn ptr(&self) -> *const u8 {
+        self.0.as_ptr().cast()
     }
 }
 
 impl Drop for Batch {
     fn drop(&mut self) {
         for b in self.0.iter_mut() {
-            // SAFETY: `b` is a valid, exclusive reference to a block.
-            unsafe { core::ptr::write_volatile(b, [0; BLOCK_SIZE]) };
+            // SAFETY: `b` is a valid, exclusive, aligned reference.
+            unsafe { core::ptr::write_volatile(b, 0) };
         }
     }
 }
 
-/// Runs the core over the whole batches of `io` (at most `nbatches`).
-fn crypt_batches(_: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nbatches: usize) {
-    let n = nbatches.min(io.len() / (BATCH * BLOCK_SIZE));
-    let n = c_uint::try_from(n).unwrap_or(c_uint::MAX);
-    // SAFETY: a NEON section is open (the token); `io` has `n` batches at its source and
-    // destination, equal or disjoint; `rk` is 32 round keys and the S-box 256 bytes.
-    unsafe { asm::sm4rs_neon_crypt(rk.0.as_ptr(), io.dst(), io.src(), n, sm4::SBOX.as_ptr()) };
+/// A block as a batch word (its bytes in memory order).
+fn word(b: &Iv) -> u128 {
+    u128::from_ne_bytes(*b)
 }
 
-/// The bytes of a batch.
-fn bytes(batch: &Batch) -> &[u8] {
-    // SAFETY: `[[u8; 16]; 8]` is 128 contiguous, initialised bytes, borrowed from `batch`.
-    unsafe { core::slice::from_raw_parts(batch.0.as_ptr().cast::<u8>(), BATCH * BLOCK_SIZE) }
+/// The operands of one run of the core; `Data` stands for the group's own source.
+#[derive(Clone, Copy)]
+enum Op<'a> {
+    None,
+    Data,
+    Stack(&'a Batch),
 }
 
-/// The bytes of a batch, writable.
-fn bytes_mut(batch: &mut Batch) -> &mut [u8] {
-    // SAFETY: as in `bytes`, borrowed exclusively; any byte value is a valid block byte.
-    unsafe {
-        core::slice::from_raw_parts_mut(batch.0.as_mut_ptr().cast::<u8>(), BATCH * BLOCK_SIZE)
+/// `g.dst = E(src ^ pre) ^ post` for the `k` (1 to 8) blocks of the group `g`. Groups of 4
+/// or 8 blocks run on their memory; others are copied to a stack batch and back, so that
+/// the core, which does 4 or 8, reads and writes nothing outside the data.
+fn run(
+    _: &Neon,
+    rk: &RoundKeys,
+    g: &mut InOut<'_>,
+    k: usize,
+    src: Op<'_>,
+    pre: Op<'_>,
+    post: Op<'_>,
+) {
+    let mut copy = Batch::zeroed();
+    let direct = k == 4 || k == BATCH;
+    let (data_in, data_out): (*const u8, *mut u8) = if direct {
+        (g.src(), g.dst())
+    } else {
+        g.read(&mut copy.bytes_mut()[..k * BLOCK_SIZE]);
+        let p = copy.bytes_mut().as_mut_ptr();
+        (p.cast_const(), p)
+    };
+    let op = |o: Op<'_>| match o {
+        Op::None => core::ptr::null(),
+        Op::Data => data_in,
+        Op::Stack(b) => b.ptr(),
+    };
+    let (s, pr, po) = (op(src), op(pre), op(post));
+    let sbox = sm4::SBOX.as_ptr();
+    if k <= 4 {
+        // SAFETY: a NEON section is open (the token); every operand has 4 blocks (the
+        // group's memory when it has 4, else 8-block stack batches), the destination is
+        // the source, an operand, or disjoint from them; `rk` is 32 round keys and the
+        // S-box 256 bytes.
+        unsafe { asm::sm4rs_neon_crypt4(rk.0.as_ptr(), data_out, s, sbox, pr, po) };
+    } else {
+        // SAFETY: as above, with 8 blocks.
+        unsafe { asm::sm4rs_neon_crypt(rk.0.as_ptr(), data_out, s, 1, sbox, pr, po) };
+    }
+    if !direct {
+        g.write(&copy.bytes_mut()[..k * BLOCK_SIZE]);
     }
 }
 
-/// Runs the core over one batch on the stack, in place.
-fn crypt_batch(neon: &Neon, rk: &RoundKeys, batch: &mut Batch) {
-    crypt_batches(neon, rk, &mut InOut::in_place(bytes_mut(batch)), 1);
-}
-
-/// `dst ^= src`, block by block.
-fn xor_blocks<'a>(dst: impl Iterator<Item = &'a mut Iv>, src: impl Iterator<Item = &'a Iv>) {
-    for (d, s) in dst.zip(src) {
-        for (x, y) in d.iter_mut().zip(s.iter()) {
-            *x ^= y;
-        }
-    }
-}
-
-/// Runs `f` on each group of up to 8 blocks of the first `nblocks` blocks of `io`, copied
-/// to a stack batch (`f` gets the batch and the number of blocks in it, and leaves the
-/// output in the batch).
-fn by_batch(io: &mut InOut<'_>, nblocks: usize, mut f: impl FnMut(&mut Batch, usize)) {
+/// Runs `f` on each group of up to 8 blocks of the first `nblocks` blocks of `io` (`f` gets
+/// the group and its number of blocks).
+fn by_group(io: &mut InOut<'_>, nblocks: usize, mut f: impl FnMut(&mut InOut<'_>, usize)) {
     let nblocks = nblocks.min(io.len() / BLOCK_SIZE);
     let mut done = 0;
     while done < nblocks {
         let k = (nblocks - done).min(BATCH);
-        let mut part = io.range(done * BLOCK_SIZE, k * BLOCK_SIZE);
-        let mut batch = Batch::zeroed();
-        part.read(bytes_mut(&mut batch));
-        f(&mut batch, k);
-        part.write(bytes(&batch));
+        f(&mut io.range(done * BLOCK_SIZE, k * BLOCK_SIZE), k);
         done += k;
     }
 }
@@ -184,86 +209,122 @@ impl Backend for NeonBackend {
     }
 
     fn ecb(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize) {
-        // Whole batches in place, the rest through a stack batch.
         let nblocks = nblocks.min(io.len() / BLOCK_SIZE);
         let whole = nblocks / BATCH;
-        crypt_batches(neon, rk, io, whole);
-        let mut rest = io.range(whole * BATCH * BLOCK_SIZE, (nblocks % BATCH) * BLOCK_SIZE);
-        by_batch(&mut rest, nblocks % BATCH, |batch, _| {
-            crypt_batch(neon, rk, batch)
-        });
+        if whole > 0 {
+            let n = c_uint::try_from(whole).unwrap_or(c_uint::MAX);
+            let null = core::ptr::null();
+            // SAFETY: a NEON section is open (the token); `io` has `whole` batches at its
+            // source and destination, equal or disjoint; `rk` is 32 round keys and the S-box
+            // 256 bytes.
+            unsafe {
+                asm::sm4rs_neon_crypt(
+                    rk.0.as_ptr(),
+                    io.dst(),
+                    io.src(),
+                    n,
+                    sm4::SBOX.as_ptr(),
+                    null,
+                    null,
+                )
+            };
+        }
+        let k = nblocks % BATCH;
+        if k > 0 {
+            let mut rest = io.range(whole * BATCH * BLOCK_SIZE, k * BLOCK_SIZE);
+            run(neon, rk, &mut rest, k, Op::Data, Op::None, Op::None);
+        }
     }
 
     fn cbc_enc(_: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
-        by_batch(io, nblocks, |batch, k| {
-            for b in batch.iter_mut().take(k) {
-                xor_blocks(core::iter::once(&mut *b), core::iter::once(&*iv));
-                rk.crypt_block(b);
-                *iv = *b;
+        by_group(io, nblocks, |g, k| {
+            let mut b = Batch::zeroed();
+            g.read(&mut b.bytes_mut()[..k * BLOCK_SIZE]);
+            let mut chain = word(iv);
+            for blk in b.0.iter_mut().take(k) {
+                let mut x = (*blk ^ chain).to_ne_bytes();
+                rk.crypt_block(&mut x);
+                chain = u128::from_ne_bytes(x);
+                *blk = chain;
             }
+            *iv = chain.to_ne_bytes();
+            g.write(&b.bytes_mut()[..k * BLOCK_SIZE]);
         });
     }
 
     fn cbc_dec(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
-        by_batch(io, nblocks, |batch, k| {
-            // P[i] = D(C[i]) ^ C[i-1]: the IV and the batch's ciphertext shifted by one.
+        by_group(io, nblocks, |g, k| {
+            // P[i] = D(C[i]) ^ C[i-1]: the IV and the group's ciphertext shifted by one.
             let mut prev = Batch::zeroed();
-            prev[0] = *iv;
-            prev[1..].copy_from_slice(&batch[..BATCH - 1]);
-            *iv = batch[k - 1];
-            crypt_batch(neon, rk, batch);
-            xor_blocks(batch.iter_mut().take(k), prev.iter());
+            prev.0[0] = word(iv);
+            g.read(&mut prev.bytes_mut()[BLOCK_SIZE..k * BLOCK_SIZE]);
+            g.range((k - 1) * BLOCK_SIZE, BLOCK_SIZE).read(iv);
+            run(neon, rk, g, k, Op::Data, Op::None, Op::Stack(&prev));
         });
     }
 
     fn cfb_enc(_: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
-        by_batch(io, nblocks, |batch, k| {
-            for b in batch.iter_mut().take(k) {
-                rk.crypt_block(iv);
-                xor_blocks(core::iter::once(&mut *b), core::iter::once(&*iv));
-                *iv = *b;
+        by_group(io, nblocks, |g, k| {
+            let mut b = Batch::zeroed();
+            g.read(&mut b.bytes_mut()[..k * BLOCK_SIZE]);
+            let mut chain = *iv;
+            for blk in b.0.iter_mut().take(k) {
+                rk.crypt_block(&mut chain);
+                *blk ^= word(&chain);
+                chain = blk.to_ne_bytes();
             }
+            *iv = chain;
+            g.write(&b.bytes_mut()[..k * BLOCK_SIZE]);
         });
     }
 
     fn cfb_dec(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
-        by_batch(io, nblocks, |batch, k| {
-            // P[i] = E(C[i-1]) ^ C[i]: the keystream encrypts the IV and the batch's
+        by_group(io, nblocks, |g, k| {
+            // P[i] = E(C[i-1]) ^ C[i]: the keystream encrypts the IV and the group's
             // ciphertext shifted by one.
             let mut ks = Batch::zeroed();
-            ks[0] = *iv;
-            ks[1..].copy_from_slice(&batch[..BATCH - 1]);
-            *iv = batch[k - 1];
-            crypt_batch(neon, rk, &mut ks);
-            xor_blocks(batch.iter_mut().take(k), ks.iter());
+            ks.0[0] = word(iv);
+            g.read(&mut ks.bytes_mut()[BLOCK_SIZE..k * BLOCK_SIZE]);
+            g.range((k - 1) * BLOCK_SIZE, BLOCK_SIZE).read(iv);
+            run(neon, rk, g, k, Op::Stack(&ks), Op::None, Op::Data);
         });
     }
 
     fn ctr(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
-        by_batch(io, nblocks, |batch, k| {
+        by_group(io, nblocks, |g, k| {
             // The 128-bit big-endian counter, with its carry.
             let mut ks = Batch::zeroed();
             let mut ctr = u128::from_be_bytes(*iv);
-            for c in ks.iter_mut().take(k) {
-                *c = ctr.to_be_bytes();
+            for c in ks.0.iter_mut().take(k) {
+                *c = u128::from_ne_bytes(ctr.to_be_bytes());
                 ctr = ctr.wrapping_add(1);
             }
             *iv = ctr.to_be_bytes();
-            crypt_batch(neon, rk, &mut ks);
-            xor_blocks(batch.iter_mut().take(k), ks.iter());
+            run(neon, rk, g, k, Op::Stack(&ks), Op::None, Op::Data);
         });
     }
 
-    fn xts(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, tweak: &mut Iv) {
-        by_batch(io, nblocks, |batch, k| {
-            let mut tweaks = Batch::zeroed();
-            for t in tweaks.iter_mut().take(k) {
-                *t = *tweak;
-                *tweak = modes::gf128_mul_x(tweak);
+    fn xts(
+        neon: &Neon,
+        rk: &RoundKeys,
+        io: &mut InOut<'_>,
+        nblocks: usize,
+        tweak: &mut Iv,
+        first: Option<&RoundKeys>,
+    ) {
+        if let Some(k) = first {
+            Self::ecb(neon, k, &mut InOut::in_place(tweak), 1);
+        }
+        by_group(io, nblocks, |g, k| {
+            let mut tw = Batch::zeroed();
+            let mut t = u128::from_le_bytes(*tweak);
+            for w in tw.0.iter_mut().take(k) {
+                *w = u128::from_ne_bytes(t.to_le_bytes());
+                // T * x in GF(2^128), little-endian (IEEE 1619).
+                t = (t << 1) ^ ((t >> 127) * 0x87);
             }
-            xor_blocks(batch.iter_mut().take(k), tweaks.iter());
-            crypt_batch(neon, rk, batch);
-            xor_blocks(batch.iter_mut().take(k), tweaks.iter());
+            *tweak = t.to_le_bytes();
+            run(neon, rk, g, k, Op::Data, Op::Stack(&tw), Op::Stack(&tw));
         });
     }
 }
