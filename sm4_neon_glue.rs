@@ -90,31 +90,31 @@ mod asm {
 /// The blocks of one batch of the core.
 const BATCH: usize = 8;
 
-/// Up to 8 blocks on the stack, 16-byte aligned so that whole-block operations are word
+/// The blocks of a group that the modes prepare at once (counters, tweaks, shifted
+/// ciphertext) for one call of the core.
+const GROUP: usize = 4 * BATCH;
+
+/// Up to `N` blocks on the stack, 16-byte aligned so that whole-block operations are word
 /// operations (each `u128` holds a block's bytes in memory order); wiped when it goes out
 /// of scope.
 #[repr(C, align(16))]
-struct Batch([u128; BATCH]);
+struct Blocks<const N: usize>([u128; N]);
 
-impl Batch {
+impl<const N: usize> Blocks<N> {
     /// All zeros.
     const fn zeroed() -> Self {
-        Self([0; BATCH])
+        Self([0; N])
     }
 
-    /// The batch's bytes.
-    fn bytes_mut(&mut self) -> &mut [u8; BATCH * BLOCK_SIZE] {
-        // SAFETY: `[u128; 8]` is 128 initialised bytes, any value of which is a valid `u8`;
-        // borrowed exclusively from `self`.
-        unsafe { &mut *self.0.as_mut_ptr().cast::<[u8; BATCH * BLOCK_SIZE]>() }
-    }
-
-    fn ptr(&self) -> *const u8 {
-        self.0.as_ptr().cast()
+    /// The bytes of the blocks.
+    fn bytes_mut(&mut self) -> &mut [u8] {
+        // SAFETY: `[u128; N]` is `16 * N` initialised bytes, any value of which is a valid
+        // `u8`; borrowed exclusively from `self`.
+        unsafe { core::slice::from_raw_parts_mut(self.0.as_mut_ptr().cast::<u8>(), N * BLOCK_SIZE) }
     }
 }
 
-impl Drop for Batch {
+impl<const N: usize> Drop for Blocks<N> {
     fn drop(&mut self) {
         for b in self.0.iter_mut() {
             // SAFETY: `b` is a valid, exclusive, aligned reference.
@@ -123,22 +123,24 @@ impl Drop for Batch {
     }
 }
 
-/// A block as a batch word (its bytes in memory order).
+/// A block as a word of [`Blocks`] (its bytes in memory order).
 fn word(b: &Iv) -> u128 {
     u128::from_ne_bytes(*b)
 }
 
-/// The operands of one run of the core; `Data` stands for the group's own source.
+/// The operands of a run of the core; `Data` stands for the group's own source, `Stack`
+/// for blocks prepared by the mode (as many as the group has, rounded up to 8).
 #[derive(Clone, Copy)]
 enum Op<'a> {
     None,
     Data,
-    Stack(&'a Batch),
+    Stack(&'a [u128]),
 }
 
-/// `g.dst = E(src ^ pre) ^ post` for the `k` (1 to 8) blocks of the group `g`. Groups of 4
-/// or 8 blocks run on their memory; others are copied to a stack batch and back, so that
-/// the core, which does 4 or 8, reads and writes nothing outside the data.
+/// `g.dst = E(src ^ pre) ^ post` for the `k` (1 to 32) blocks of the group `g`: its whole
+/// batches of 8 in one call of the core on their memory, then the rest, 4 blocks on their
+/// memory, other counts through a stack copy, so that the core, which does 4 or 8, reads
+/// and writes nothing outside the data.
 fn run(
     _: &Neon,
     rk: &RoundKeys,
@@ -148,47 +150,102 @@ fn run(
     pre: Op<'_>,
     post: Op<'_>,
 ) {
-    let mut copy = Batch::zeroed();
-    let direct = k == 4 || k == BATCH;
-    let (data_in, data_out): (*const u8, *mut u8) = if direct {
-        (g.src(), g.dst())
-    } else {
-        g.read(&mut copy.bytes_mut()[..k * BLOCK_SIZE]);
-        let p = copy.bytes_mut().as_mut_ptr();
-        (p.cast_const(), p)
-    };
-    let op = |o: Op<'_>| match o {
-        Op::None => core::ptr::null(),
-        Op::Data => data_in,
-        Op::Stack(b) => b.ptr(),
-    };
-    let (s, pr, po) = (op(src), op(pre), op(post));
     let sbox = sm4::SBOX.as_ptr();
-    if k <= 4 {
-        // SAFETY: a NEON section is open (the token); every operand has 4 blocks (the
-        // group's memory when it has 4, else 8-block stack batches), the destination is
-        // the source, an operand, or disjoint from them; `rk` is 32 round keys and the
-        // S-box 256 bytes.
-        unsafe { asm::sm4rs_neon_crypt4(rk.0.as_ptr(), data_out, s, sbox, pr, po) };
+    let k = k.min(GROUP).min(g.len() / BLOCK_SIZE);
+    let whole = k / BATCH;
+    // The operands from block `i` on, with `data` as the data's.
+    let at = |o: Op<'_>, i: usize, data: *const u8| match o {
+        Op::None => core::ptr::null(),
+        Op::Data => data,
+        Op::Stack(b) => b[i.min(b.len())..].as_ptr().cast(),
+    };
+    if whole > 0 {
+        let d = g.src();
+        // SAFETY: a NEON section is open (the token); the group has `whole` batches of 8 at
+        // its source and destination (equal or disjoint), and so do the stack operands;
+        // `rk` is 32 round keys and the S-box 256 bytes.
+        unsafe {
+            asm::sm4rs_neon_crypt(
+                rk.0.as_ptr(),
+                g.dst(),
+                at(src, 0, d),
+                whole as c_uint,
+                sbox,
+                at(pre, 0, d),
+                at(post, 0, d),
+            )
+        };
+    }
+    let r = k % BATCH;
+    if r == 0 {
+        return;
+    }
+    let first = whole * BATCH;
+    let mut rest = g.range(first * BLOCK_SIZE, r * BLOCK_SIZE);
+    // Other counts than 4 go through a copy (made only for them).
+    let mut copy = if r == 4 {
+        None
+    } else {
+        Some(Blocks::<BATCH>::zeroed())
+    };
+    let (d_in, d_out): (*const u8, *mut u8) = match copy.as_mut() {
+        None => (rest.src(), rest.dst()),
+        Some(c) => {
+            rest.read(&mut c.bytes_mut()[..r * BLOCK_SIZE]);
+            let p = c.bytes_mut().as_mut_ptr();
+            (p.cast_const(), p)
+        }
+    };
+    let (s, pr, po) = (
+        at(src, first, d_in),
+        at(pre, first, d_in),
+        at(post, first, d_in),
+    );
+    if r <= 4 {
+        // SAFETY: as above; every operand has 4 blocks from these addresses (the data when
+        // it has 4, else an 8-block stack copy; stack operands are rounded up to 8 blocks).
+        unsafe { asm::sm4rs_neon_crypt4(rk.0.as_ptr(), d_out, s, sbox, pr, po) };
     } else {
         // SAFETY: as above, with 8 blocks.
-        unsafe { asm::sm4rs_neon_crypt(rk.0.as_ptr(), data_out, s, 1, sbox, pr, po) };
+        unsafe { asm::sm4rs_neon_crypt(rk.0.as_ptr(), d_out, s, 1, sbox, pr, po) };
     }
-    if !direct {
-        g.write(&copy.bytes_mut()[..k * BLOCK_SIZE]);
+    if let Some(c) = copy.as_mut() {
+        rest.write(&c.bytes_mut()[..r * BLOCK_SIZE]);
     }
 }
 
-/// Runs `f` on each group of up to 8 blocks of the first `nblocks` blocks of `io` (`f` gets
-/// the group and its number of blocks).
-fn by_group(io: &mut InOut<'_>, nblocks: usize, mut f: impl FnMut(&mut InOut<'_>, usize)) {
+/// Runs `f` on each group of up to 32 blocks of the first `nblocks` blocks of `io` (`f`
+/// gets the group, its number of blocks, and a stack buffer of as many blocks rounded up to
+/// 8, for the operands the mode prepares; it is shared by the groups and wiped at the end).
+fn by_group(
+    io: &mut InOut<'_>,
+    nblocks: usize,
+    mut f: impl FnMut(&mut InOut<'_>, usize, &mut [u128]),
+) {
     let nblocks = nblocks.min(io.len() / BLOCK_SIZE);
+    // Short requests do not pay for zeroing and wiping a large buffer.
+    let mut small = Blocks::<BATCH>::zeroed();
+    let mut large;
+    let buf: &mut [u128] = if nblocks <= BATCH {
+        &mut small.0
+    } else {
+        large = Blocks::<GROUP>::zeroed();
+        &mut large.0
+    };
     let mut done = 0;
     while done < nblocks {
-        let k = (nblocks - done).min(BATCH);
-        f(&mut io.range(done * BLOCK_SIZE, k * BLOCK_SIZE), k);
+        let k = (nblocks - done).min(buf.len());
+        f(&mut io.range(done * BLOCK_SIZE, k * BLOCK_SIZE), k, buf);
         done += k;
     }
+}
+
+/// The first `k` blocks of `buf` as bytes.
+fn bytes(buf: &mut [u128], k: usize) -> &mut [u8] {
+    let k = k.min(buf.len());
+    // SAFETY: the first `k` words of `buf` are `16 * k` initialised bytes, any value of
+    // which is a valid `u8`; borrowed exclusively from `buf`.
+    unsafe { core::slice::from_raw_parts_mut(buf.as_mut_ptr().cast::<u8>(), k * BLOCK_SIZE) }
 }
 
 /// The NEON back end.
@@ -236,71 +293,58 @@ impl Backend for NeonBackend {
         }
     }
 
+    const CBC_ENC_PLAIN: Option<fn(&RoundKeys, &mut InOut<'_>, usize, &mut Iv)> =
+        Some(cbc_enc_plain);
+
     fn cbc_enc(_: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
-        by_group(io, nblocks, |g, k| {
-            let mut b = Batch::zeroed();
-            g.read(&mut b.bytes_mut()[..k * BLOCK_SIZE]);
-            let mut chain = word(iv);
-            for blk in b.0.iter_mut().take(k) {
-                let mut x = (*blk ^ chain).to_ne_bytes();
-                rk.crypt_block(&mut x);
-                chain = u128::from_ne_bytes(x);
-                *blk = chain;
-            }
-            *iv = chain.to_ne_bytes();
-            g.write(&b.bytes_mut()[..k * BLOCK_SIZE]);
-        });
+        cbc_enc_plain(rk, io, nblocks, iv);
     }
 
     fn cbc_dec(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
-        by_group(io, nblocks, |g, k| {
+        by_group(io, nblocks, |g, k, prev| {
             // P[i] = D(C[i]) ^ C[i-1]: the IV and the group's ciphertext shifted by one.
-            let mut prev = Batch::zeroed();
-            prev.0[0] = word(iv);
-            g.read(&mut prev.bytes_mut()[BLOCK_SIZE..k * BLOCK_SIZE]);
+            prev[0] = word(iv);
+            g.read(&mut bytes(prev, k)[BLOCK_SIZE..]);
             g.range((k - 1) * BLOCK_SIZE, BLOCK_SIZE).read(iv);
-            run(neon, rk, g, k, Op::Data, Op::None, Op::Stack(&prev));
+            run(neon, rk, g, k, Op::Data, Op::None, Op::Stack(prev));
         });
     }
 
     fn cfb_enc(_: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
-        by_group(io, nblocks, |g, k| {
-            let mut b = Batch::zeroed();
-            g.read(&mut b.bytes_mut()[..k * BLOCK_SIZE]);
+        by_group(io, nblocks, |g, k, b| {
+            g.read(bytes(b, k));
             let mut chain = *iv;
-            for blk in b.0.iter_mut().take(k) {
+            for blk in b.iter_mut().take(k) {
                 rk.crypt_block(&mut chain);
                 *blk ^= word(&chain);
                 chain = blk.to_ne_bytes();
             }
             *iv = chain;
-            g.write(&b.bytes_mut()[..k * BLOCK_SIZE]);
+            g.write(bytes(b, k));
         });
     }
 
     fn cfb_dec(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
-        by_group(io, nblocks, |g, k| {
+        by_group(io, nblocks, |g, k, ks| {
             // P[i] = E(C[i-1]) ^ C[i]: the keystream encrypts the IV and the group's
             // ciphertext shifted by one.
-            let mut ks = Batch::zeroed();
-            ks.0[0] = word(iv);
-            g.read(&mut ks.bytes_mut()[BLOCK_SIZE..k * BLOCK_SIZE]);
+            ks[0] = word(iv);
+            g.read(&mut bytes(ks, k)[BLOCK_SIZE..]);
             g.range((k - 1) * BLOCK_SIZE, BLOCK_SIZE).read(iv);
-            run(neon, rk, g, k, Op::Stack(&ks), Op::None, Op::Data);
+            run(neon, rk, g, k, Op::Stack(ks), Op::None, Op::Data);
         });
     }
 
     fn ctr(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
-        by_group(io, nblocks, |g, k| {
+        by_group(io, nblocks, |g, k, ks| {
             // The 128-bit big-endian counter, with its carry.
-            let mut ks = Batch::zeroed();
             let mut ctr = u128::from_be_bytes(*iv);
-            for c in ks.0.iter_mut().take(k) {
+            for c in ks.iter_mut().take(k) {
                 *c = u128::from_ne_bytes(ctr.to_be_bytes());
                 ctr = ctr.wrapping_add(1);
             }
             *iv = ctr.to_be_bytes();
-            run(neon, rk, g, k, Op::Stack(&ks), Op::None, Op::Data);
+            run(neon, rk, g, k, Op::Stack(ks), Op::None, Op::Data);
         });
     }
 
@@ -315,18 +359,34 @@ impl Backend for NeonBackend {
         if let Some(k) = first {
             Self::ecb(neon, k, &mut InOut::in_place(tweak), 1);
         }
-        by_group(io, nblocks, |g, k| {
-            let mut tw = Batch::zeroed();
+        by_group(io, nblocks, |g, k, tw| {
             let mut t = u128::from_le_bytes(*tweak);
-            for w in tw.0.iter_mut().take(k) {
+            for w in tw.iter_mut().take(k) {
                 *w = u128::from_ne_bytes(t.to_le_bytes());
                 // T * x in GF(2^128), little-endian (IEEE 1619).
                 t = (t << 1) ^ ((t >> 127) * 0x87);
             }
             *tweak = t.to_le_bytes();
-            run(neon, rk, g, k, Op::Data, Op::Stack(&tw), Op::Stack(&tw));
+            run(neon, rk, g, k, Op::Data, Op::Stack(tw), Op::Stack(tw));
         });
     }
+}
+
+/// CBC encryption a block at a time with the Rust block function: serial, so the NEON core
+/// (which does 4 or 8 blocks for the price of one) would not help.
+fn cbc_enc_plain(rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
+    by_group(io, nblocks, |g, k, b| {
+        g.read(bytes(b, k));
+        let mut chain = word(iv);
+        for blk in b.iter_mut().take(k) {
+            let mut x = (*blk ^ chain).to_ne_bytes();
+            rk.crypt_block(&mut x);
+            chain = u128::from_ne_bytes(x);
+            *blk = chain;
+        }
+        *iv = chain.to_ne_bytes();
+        g.write(bytes(b, k));
+    });
 }
 
 struct Sm4NeonModule {

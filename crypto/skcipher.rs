@@ -772,4 +772,26 @@ impl<'a> InOut<'a> {
         // SAFETY: `dst` is writable for `len >= n` bytes and `buf` is a distinct buffer.
         unsafe { ptr::copy_nonoverlapping(buf.as_ptr(), self.dst, n) };
     }
+
+    /// Whether the source and the destination are the same memory.
+    pub fn is_in_place(&self) -> bool {
+        self.src == self.dst.cast_const()
+    }
+
+    /// Swaps the two `N`-byte chunks that end the destination (nothing if it is shorter
+    /// than `2 * N`): ciphertext stealing's final swap, after a transformation.
+    pub fn swap_last<const N: usize>(&mut self) {
+        if self.len < 2 * N {
+            return;
+        }
+        // SAFETY: the last `2 * N` bytes of `dst` are writable (and readable: they are ours
+        // for `'a`); the two halves do not overlap.
+        unsafe {
+            ptr::swap_nonoverlapping(
+                self.dst.add(self.len - 2 * N),
+                self.dst.add(self.len - N),
+                N,
+            )
+        };
+    }
 }

@@ -46,6 +46,9 @@ pub(crate) trait Backend: 'static {
     const PRIORITY: i32;
     /// The number of blocks the core processes in parallel (the walk size is a multiple).
     const STRIDE: u32;
+    /// CBC encryption without NEON, for a back end that does this serial direction in
+    /// plain Rust (then no NEON section is opened for it): `None` uses [`Backend::cbc_enc`].
+    const CBC_ENC_PLAIN: Option<fn(&RoundKeys, &mut InOut<'_>, usize, &mut Iv)> = None;
 
     /// Expands `key` into the encryption and decryption schedules of `out`, in place
     /// (with NEON if `simd` allows it, without otherwise).
@@ -298,6 +301,15 @@ impl<B: Backend> Skcipher for Cbc<B> {
 
 impl<B: Backend> Cbc<B> {
     fn crypt(ctx: &Sm4Ctx, req: &mut Request<'_, Iv>, enc: bool) -> Result {
+        if let (true, Some(plain)) = (enc, B::CBC_ENC_PLAIN) {
+            return req.walk(|step| {
+                let nblocks = step.len() / BLOCK_SIZE;
+                let (io, iv, _) = step.data();
+                let (mut whole, rest) = io.split_at(nblocks * BLOCK_SIZE);
+                plain(&ctx.key.enc, &mut whole, nblocks, iv);
+                Ok(rest.len())
+            });
+        }
         if enc {
             walk_blocks::<B>(req, Tail::None, |n, io, k, iv| {
                 B::cbc_enc(n, &ctx.key.enc, io, k, iv)
@@ -366,6 +378,30 @@ impl<B: Backend> Cts<B> {
         }
         let tail_len = stealing_tail(len);
         let bulk = len - tail_len;
+        if len % BLOCK_SIZE == 0 {
+            // Whole blocks: CS3 is CBC with the last two blocks swapped (after encryption,
+            // before decryption), so in one piece of memory it is one CBC call.
+            let one_step = req.single_step(|step| {
+                let nblocks = step.len() / BLOCK_SIZE;
+                let (mut io, iv, simd) = step.data();
+                if enc {
+                    neon(simd, |n| B::cbc_enc(n, &k.enc, &mut io, nblocks, iv))?;
+                    io.swap_last::<BLOCK_SIZE>();
+                    return Ok(true);
+                }
+                if !io.is_in_place() {
+                    return Ok(false);
+                }
+                io.swap_last::<BLOCK_SIZE>();
+                neon(simd, |n| B::cbc_dec(n, &k.dec, &mut io, nblocks, iv))?;
+                Ok(true)
+            });
+            match one_step {
+                Some(Ok(true)) => return Ok(()),
+                Some(Err(e)) => return Err(e),
+                Some(Ok(false)) | None => {}
+            }
+        }
         let one_step = req.single_step(|step| {
             let (io, iv, simd) = step.data();
             let (mut head, mut tail) = io.split_at(bulk);
