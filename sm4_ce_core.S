@@ -46,6 +46,25 @@
 	WREV	.req	v22	/* tbl index reversing the four words: output -> next input */
 	CHAIN	.req	v21	/* CBC/CFB: the previous ciphertext block */
 
+	/*
+	 * v8-v15 (callee-saved) are used only by the pipeline of batches of 8: their low
+	 * halves are spilled only if there are 8 blocks or more; x8 says whether they were.
+	 */
+	.macro	enter_batches
+	mov	x8, xzr
+	cmp	NBLK, #8
+	b.lo	.Lenter_\@
+	save_v8_v15
+	mov	x8, #1
+.Lenter_\@:
+	.endm
+
+	.macro	leave_batches
+	cbz	x8, .Lleave_\@
+	restore_v8_v15
+.Lleave_\@:
+	.endm
+
 	/* v24-v31 <- rk[0..31]; clobbers RK. */
 	.macro	load_round_keys
 	ld1	{v24.4s-v27.4s}, [RK], #64
@@ -237,7 +256,7 @@ SYM_FUNC_END(sm4rs_ce_expand_key)
 
 SYM_FUNC_START(sm4rs_ce_crypt)
 	cbz	NBLK, .Lecb_ret
-	save_v8_v15
+	enter_batches
 	load_round_keys
 	load_perm BSWAP, .Lbswap128
 	pipeline8 ecb
@@ -251,7 +270,7 @@ SYM_FUNC_START(sm4rs_ce_crypt)
 	sub	NBLK, NBLK, #1
 	b	.Lecb_tail
 .Lecb_done:
-	restore_v8_v15
+	leave_batches
 .Lecb_ret:
 	ret
 SYM_FUNC_END(sm4rs_ce_crypt)
@@ -340,25 +359,25 @@ SYM_FUNC_END(sm4rs_ce_cbc_enc)
 
 SYM_FUNC_START(sm4rs_ce_cbc_dec)
 	cbz	NBLK, .Lcbc_dec_ret
-	save_v8_v15
+	enter_batches
 	load_round_keys
 	load_perm BSWAP, .Lbswap128
 	ld1	{CHAIN.16b}, [IV]
 	pipeline8 cbc_dec
 .Lcbc_dec_tail:
 	cbz	NBLK, .Lcbc_dec_done
-	ld1	{v8.16b}, [SRC], #16
-	rev32	v0.16b, v8.16b
+	ld1	{v17.16b}, [SRC], #16
+	rev32	v0.16b, v17.16b
 	sm4_rounds1 v0
 	tbl	v0.16b, {v0.16b}, BSWAP.16b
 	eor	v0.16b, v0.16b, CHAIN.16b
-	mov	CHAIN.16b, v8.16b
+	mov	CHAIN.16b, v17.16b
 	st1	{v0.16b}, [DST], #16
 	sub	NBLK, NBLK, #1
 	b	.Lcbc_dec_tail
 .Lcbc_dec_done:
 	st1	{CHAIN.16b}, [IV]
-	restore_v8_v15
+	leave_batches
 .Lcbc_dec_ret:
 	ret
 SYM_FUNC_END(sm4rs_ce_cbc_dec)
@@ -426,25 +445,25 @@ SYM_FUNC_END(sm4rs_ce_cfb_enc)
 
 SYM_FUNC_START(sm4rs_ce_cfb_dec)
 	cbz	NBLK, .Lcfb_dec_ret
-	save_v8_v15
+	enter_batches
 	load_round_keys
 	load_perm BSWAP, .Lbswap128
 	ld1	{CHAIN.16b}, [IV]
 	pipeline8 cfb_dec
 .Lcfb_dec_tail:
 	cbz	NBLK, .Lcfb_dec_done
-	ld1	{v8.16b}, [SRC], #16
+	ld1	{v17.16b}, [SRC], #16
 	rev32	v0.16b, CHAIN.16b
 	sm4_rounds1 v0
 	tbl	v0.16b, {v0.16b}, BSWAP.16b
-	eor	v0.16b, v0.16b, v8.16b
-	mov	CHAIN.16b, v8.16b
+	eor	v0.16b, v0.16b, v17.16b
+	mov	CHAIN.16b, v17.16b
 	st1	{v0.16b}, [DST], #16
 	sub	NBLK, NBLK, #1
 	b	.Lcfb_dec_tail
 .Lcfb_dec_done:
 	st1	{CHAIN.16b}, [IV]
-	restore_v8_v15
+	leave_batches
 .Lcfb_dec_ret:
 	ret
 SYM_FUNC_END(sm4rs_ce_cfb_dec)
@@ -505,15 +524,15 @@ SYM_FUNC_END(sm4rs_ce_cfb_dec)
 	adds	CTR_LO, CTR_LO, #1
 	adc	CTR_HI, CTR_HI, xzr
 	sm4_rounds1 v0
-	ld1	{v8.16b}, [SRC], #16
+	ld1	{v17.16b}, [SRC], #16
 	tbl	v0.16b, {v0.16b}, BSWAP.16b
-	eor	v0.16b, v0.16b, v8.16b
+	eor	v0.16b, v0.16b, v17.16b
 	st1	{v0.16b}, [DST], #16
 	.endm
 
 SYM_FUNC_START(sm4rs_ce_ctr)
 	cbz	NBLK, .Lctr_ret
-	save_v8_v15
+	enter_batches
 	load_round_keys
 	load_perm BSWAP, .Lbswap128
 	ldp	CTR_HI, CTR_LO, [IV]
@@ -536,7 +555,7 @@ SYM_FUNC_START(sm4rs_ce_ctr)
 	rev	CTR_HI, CTR_HI
 	rev	CTR_LO, CTR_LO
 	stp	CTR_HI, CTR_LO, [IV]
-	restore_v8_v15
+	leave_batches
 .Lctr_ret:
 	ret
 SYM_FUNC_END(sm4rs_ce_ctr)
@@ -618,17 +637,14 @@ SYM_FUNC_START(sm4rs_ce_xts)
 	mov	T_HI, v0.d[1]
 .Lxts_keyed:
 	cbz	NBLK, .Lxts_store
-	save_v8_v15
 	load_round_keys
 	load_perm BSWAP, .Lbswap128		/* (uses x9) */
 	mov	GF_POLY, #0x87
-	mov	x8, xzr				/* x8: whether the tweak buffers exist */
-	cmp	NBLK, #8
-	b.lo	.Lxts_tail
+	enter_batches				/* x8: and the tweak buffers exist */
+	cbz	x8, .Lxts_tail
 	sub	sp, sp, #256			/* the two tweak buffers of the pipeline */
 	mov	x9, sp
 	add	x10, sp, #128
-	mov	x8, #1
 	pipeline8 xts
 .Lxts_tail:
 	cbz	NBLK, .Lxts_done
@@ -656,7 +672,7 @@ SYM_FUNC_START(sm4rs_ce_xts)
 	.endr
 	add	sp, sp, #256
 .Lxts_restore:
-	restore_v8_v15
+	leave_batches
 .Lxts_store:
 	stp	T_LO, T_HI, [IV]
 	ret
