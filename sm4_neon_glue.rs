@@ -11,17 +11,17 @@
 //!
 //! What is constant time and what is not:
 //!
-//! - ECB, CBC decryption, CFB decryption, CTR and the bulk of XTS run in the NEON core,
-//!   whose S-box lookups are `tbl` instructions over registers: no memory access or branch
+//! - ECB, CBC decryption, CFB decryption, CTR and XTS run in the NEON core, whose S-box
+//!   lookups are `tbl`/`tbx` instructions over registers: no memory access or branch
 //!   depends on the data or the key.
 //! - CBC and CFB encryption are serial (each block needs the previous one) and go a block
-//!   at a time through the Rust block function of `lib/sm4.rs`, which looks its S-box up
-//!   in memory: the addresses it reads depend on the data and the round keys, so they are
+//!   at a time through the Rust block function of `lib/sm4.rs`, which looks a table up in
+//!   memory: the addresses it reads depend on the data and the round keys, so they are
 //!   not constant time on CPUs with data caches (the C driver upstream does the same, for
 //!   the same reason: one block through the eight-block NEON core costs more than twice as
 //!   much). So are the last blocks of CTS encryption, which are CBC encryption.
-//! - The key schedule is the Rust one, with the same in-memory S-box: its timing may
-//!   depend on the key.
+//! - The key schedule is the Rust one, with the S-box in memory: its timing may depend on
+//!   the key.
 
 // Out of tree, each module compiles its own copy of the abstraction and of the SM4 code and
 // uses a part of them; their `pub` items are the API they would have in `kernel::crypto`.
