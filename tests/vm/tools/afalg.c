@@ -1,30 +1,56 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * afalg: a small AF_ALG client for the test VM (built static by scripts/tools.sh).
+ * afalg: an AF_ALG client for the test VM (built static by scripts/tools.sh).
  *
  *   afalg hold ALG KEYHEX
  *	Binds an skcipher socket to ALG (an algorithm or driver name), sets the key and
  *	opens an operation socket, so that the kernel holds a transform of ALG; prints
- *	"held <driver>" and keeps it until standard input reaches end of file.
+ *	"held <alg>" and keeps it until standard input reaches end of file.
  *
  *   afalg enc|dec ALG KEYHEX IVHEX|-
  *	Encrypts or decrypts standard input (one request) to standard output.
  *
- * A failed step prints "afalg: <step>: <strerror>" and exits with 100 + its errno, so
- * that scripts can compare errors with those of the kernel's templates; bad arguments
- * exit with 2.
+ *   afalg stress SECONDS SEED
+ *	Until SECONDS have passed: a random mode of sm4, key, IV and length; the request
+ *	through the algorithm name (whatever driver serves it) and through the kernel's
+ *	template over sm4-generic (cfb: cfb-sm4-generic), which must agree, and decryption
+ *	must give the data back. Prints "stress <ok> ok <bad> bad <errors> errors"; exits 1 if
+ *	anything disagreed or failed.
+ *
+ *   afalg faults ALG KEYHEX IVHEX|- LEN
+ *	One request of LEN bytes with the N-th allocation of the task failing
+ *	(/proc/thread-self/fail-nth), for N = 1, 2, ... until a request makes fewer
+ *	allocations than N: each must either give the right output or fail with an error,
+ *	and the request after it (no fault) must give the right output. Prints
+ *	"faults <N> allocations, <errors> failed cleanly"; exits 1 on a wrong output.
+ *
+ *   afalg errcmp ALG REF KEYLEN IVLEN
+ *	Bad and good input through ALG and REF (KEYLEN and IVLEN: the mode's key and IV
+ *	sizes, IVLEN -1 for none): every key length 0..64, IVs of -1 (none), 0, 8, 16 and 32
+ *	bytes, lengths 0, 1, 15, 16, 17, 31, 32, 33, 48 and 4095 sent at once and in 1-byte
+ *	pieces, equal XTS halves; encryption and decryption (key lengths: encryption).
+ *	Each case must fail at the
+ *	same step with the same errno in both, or give the same output. Prints
+ *	"errcmp <N> cases, <M> differ" (and the first differences); exits 1 if any differ.
+ *
+ * A failed step elsewhere prints "afalg: <step>: <strerror>" and exits with 100 + errno;
+ * bad arguments exit with 2.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/if_alg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef SOL_ALG
 #define SOL_ALG 279
 #endif
+
+#define MAXLEN 4160
 
 static int fail(const char *step, int err)
 {
@@ -48,32 +74,133 @@ static ssize_t unhex(const char *s, unsigned char *out, size_t max)
 	return n / 2;
 }
 
-/* A socket bound to ALG with the key set, or -errno. */
-static int bind_alg(const char *alg, const unsigned char *key, size_t keylen)
+/* A socket bound to ALG, or -errno; *setkey_err gets the errno of setting the key. */
+static int bind_alg(const char *alg, const unsigned char *key, size_t keylen, int *setkey_err)
 {
 	struct sockaddr_alg sa = { .salg_family = AF_ALG, .salg_type = "skcipher" };
 	int s = socket(AF_ALG, SOCK_SEQPACKET, 0);
 
+	*setkey_err = 0;
 	if (s < 0)
 		return -errno;
 	strncpy((char *)sa.salg_name, alg, sizeof(sa.salg_name) - 1);
-	if (bind(s, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    setsockopt(s, SOL_ALG, ALG_SET_KEY, key, keylen) < 0) {
+	if (bind(s, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
 		int err = -errno;
 
 		close(s);
 		return err;
 	}
+	if (setsockopt(s, SOL_ALG, ALG_SET_KEY, key, keylen) < 0)
+		*setkey_err = errno;
 	return s;
+}
+
+/*
+ * One request: returns 0 and the output in out, or the errno of the first failing step,
+ * named in *step.
+ */
+static int request(const char *alg, int enc, const unsigned char *key, size_t keylen,
+		   const unsigned char *iv, ssize_t ivlen, const unsigned char *in, size_t len,
+		   size_t piece, unsigned char *out, const char **step)
+{
+	char cbuf[CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(struct af_alg_iv) + 32)] __attribute__((aligned(8))) = { 0 };
+	struct msghdr msg = { .msg_control = cbuf };
+	struct af_alg_iv *a;
+	struct cmsghdr *c;
+	struct iovec iov;
+	int s, op, err = 0, kerr;
+	size_t done = 0;
+	ssize_t n;
+
+	s = bind_alg(alg, key, keylen, &kerr);
+	if (s < 0) {
+		*step = "bind";
+		return -s;
+	}
+	if (kerr) {
+		*step = "setkey";
+		close(s);
+		return kerr;
+	}
+	op = accept(s, NULL, 0);
+	if (op < 0) {
+		*step = "accept";
+		err = errno;
+		close(s);
+		return err;
+	}
+	if (!piece)
+		piece = len ? len : 1;
+	do {
+		size_t k = len - done < piece ? len - done : piece;
+
+		memset(cbuf, 0, sizeof(cbuf));
+		msg.msg_control = done ? NULL : cbuf;
+		msg.msg_controllen = 0;
+		if (!done) {
+			/* The whole buffer while the headers are laid out, then what they use. */
+			msg.msg_controllen = sizeof(cbuf);
+			c = CMSG_FIRSTHDR(&msg);
+			c->cmsg_level = SOL_ALG;
+			c->cmsg_type = ALG_SET_OP;
+			c->cmsg_len = CMSG_LEN(sizeof(int));
+			*(int *)CMSG_DATA(c) = enc ? ALG_OP_ENCRYPT : ALG_OP_DECRYPT;
+			if (ivlen >= 0) {
+				c = CMSG_NXTHDR(&msg, c);
+				c->cmsg_level = SOL_ALG;
+				c->cmsg_type = ALG_SET_IV;
+				c->cmsg_len = CMSG_LEN(sizeof(*a) + ivlen);
+				a = (struct af_alg_iv *)CMSG_DATA(c);
+				a->ivlen = ivlen;
+				memcpy(a->iv, iv, ivlen);
+			}
+			msg.msg_controllen = CMSG_SPACE(sizeof(int)) +
+				(ivlen >= 0 ? CMSG_SPACE(sizeof(*a) + ivlen) : 0);
+		}
+		iov.iov_base = (void *)(in + done);
+		iov.iov_len = k;
+		msg.msg_iov = &iov;
+		msg.msg_iovlen = 1;
+		n = sendmsg(op, &msg, done + k < len ? MSG_MORE : 0);
+		if (n < 0) {
+			*step = "sendmsg";
+			err = errno;
+			goto out;
+		}
+		/*
+		 * Fewer bytes taken (an allocation failed after the first pages): the kernel
+		 * keeps them, but takes no more and a read would wait for the rest.
+		 */
+		if ((size_t)n != k) {
+			*step = "sendmsg (short)";
+			err = ENOMEM;
+			goto out;
+		}
+		done += k;
+	} while (done < len);
+	n = read(op, out, len);
+	if (n < 0) {
+		*step = "read";
+		err = errno;
+	} else if ((size_t)n != len) {
+		*step = "read (short)";
+		err = EIO;
+	}
+out:
+	close(op);
+	close(s);
+	return err;
 }
 
 static int hold(const char *alg, const unsigned char *key, size_t keylen)
 {
-	int s = bind_alg(alg, key, keylen), op;
+	int kerr, s = bind_alg(alg, key, keylen, &kerr), op;
 	char c;
 
 	if (s < 0)
-		return fail("bind/setkey", -s);
+		return fail("bind", -s);
+	if (kerr)
+		return fail("setkey", kerr);
 	op = accept(s, NULL, 0);
 	if (op < 0)
 		return fail("accept", errno);
@@ -86,59 +213,232 @@ static int hold(const char *alg, const unsigned char *key, size_t keylen)
 	return 0;
 }
 
-static int do_crypt(int enc, const char *alg, const unsigned char *key, size_t keylen,
-		 const unsigned char *iv, ssize_t ivlen)
+static unsigned char inbuf[1 << 20], outbuf[1 << 20];
+
+static int crypt_stdin(int enc, const char *alg, const unsigned char *key, size_t keylen,
+		       const unsigned char *iv, ssize_t ivlen)
 {
-	static unsigned char in[1 << 20], out[1 << 20];
-	char cbuf[CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(struct af_alg_iv) + 32)] = { 0 };
-	struct msghdr msg = { .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
-	struct iovec iov;
-	struct cmsghdr *c;
+	const char *step;
 	size_t len = 0;
 	ssize_t n;
-	int s, op;
+	int err;
 
-	while ((n = read(0, in + len, sizeof(in) - len)) > 0)
+	while ((n = read(0, inbuf + len, sizeof(inbuf) - len)) > 0)
 		len += n;
-	s = bind_alg(alg, key, keylen);
-	if (s < 0)
-		return fail("bind/setkey", -s);
-	op = accept(s, NULL, 0);
-	if (op < 0)
-		return fail("accept", errno);
-	c = CMSG_FIRSTHDR(&msg);
-	c->cmsg_level = SOL_ALG;
-	c->cmsg_type = ALG_SET_OP;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	*(int *)CMSG_DATA(c) = enc ? ALG_OP_ENCRYPT : ALG_OP_DECRYPT;
-	if (ivlen >= 0) {
-		struct af_alg_iv *a;
-
-		c = CMSG_NXTHDR(&msg, c);
-		c->cmsg_level = SOL_ALG;
-		c->cmsg_type = ALG_SET_IV;
-		c->cmsg_len = CMSG_LEN(sizeof(*a) + ivlen);
-		a = (struct af_alg_iv *)CMSG_DATA(c);
-		a->ivlen = ivlen;
-		memcpy(a->iv, iv, ivlen);
-		msg.msg_controllen = CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(*a) + ivlen);
-	} else {
-		msg.msg_controllen = CMSG_SPACE(sizeof(int));
-	}
-	iov.iov_base = in;
-	iov.iov_len = len;
-	msg.msg_iov = &iov;
-	msg.msg_iovlen = 1;
-	if (sendmsg(op, &msg, 0) < 0)
-		return fail("sendmsg", errno);
-	n = read(op, out, len);
-	if (n < 0)
-		return fail("read", errno);
-	if (fwrite(out, 1, n, stdout) != (size_t)n)
+	err = request(alg, enc, key, keylen, iv, ivlen, inbuf, len, 0, outbuf, &step);
+	if (err)
+		return fail(step, err);
+	if (fwrite(outbuf, 1, len, stdout) != len)
 		return fail("write", EIO);
-	close(op);
-	close(s);
 	return 0;
+}
+
+static unsigned long long rng_state;
+
+static unsigned int rnd(unsigned int n)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return (unsigned int)((rng_state * 0x2545F4914F6CDD1DULL) >> 33) % n;
+}
+
+static void rnd_fill(unsigned char *p, size_t n)
+{
+	while (n--)
+		*p++ = rnd(256);
+}
+
+static const struct {
+	const char *name, *ref;
+	int keylen, ivlen, minlen, unit;
+} modes[] = {
+	{ "ecb(sm4)", "ecb(sm4-generic)", 16, -1, 16, 16 },
+	{ "cbc(sm4)", "cbc(sm4-generic)", 16, 16, 16, 16 },
+	{ "ctr(sm4)", "ctr(sm4-generic)", 16, 16, 1, 1 },
+	{ "cfb(sm4)", "cfb-sm4-generic", 16, 16, 1, 1 },
+	{ "cts(cbc(sm4))", "cts(cbc(sm4-generic))", 16, 16, 16, 1 },
+	{ "xts(sm4)", "xts(ecb(sm4-generic))", 32, 16, 16, 1 },
+};
+
+static int stress(unsigned int seconds, unsigned long long seed)
+{
+	static unsigned char key[32], iv[16], pt[MAXLEN], a[MAXLEN], b[MAXLEN], c[MAXLEN];
+	unsigned long ok = 0, bad = 0, errors = 0;
+	time_t end = time(NULL) + seconds;
+	const char *step;
+
+	rng_state = seed * 2 + 1;
+	while (time(NULL) < end) {
+		unsigned int m = rnd(sizeof(modes) / sizeof(modes[0]));
+		size_t len = modes[m].minlen + rnd(4097 - modes[m].minlen);
+		int e1, e2, e3;
+
+		len -= len % modes[m].unit;
+		rnd_fill(key, sizeof(key));
+		rnd_fill(iv, sizeof(iv));
+		rnd_fill(pt, len);
+		e1 = request(modes[m].name, 1, key, modes[m].keylen, iv, modes[m].ivlen, pt, len,
+			     0, a, &step);
+		e2 = request(modes[m].ref, 1, key, modes[m].keylen, iv, modes[m].ivlen, pt, len,
+			     0, b, &step);
+		e3 = e1 ? e1 : request(modes[m].name, 0, key, modes[m].keylen, iv,
+				       modes[m].ivlen, a, len, 0, c, &step);
+		if (e1 || e2 || e3) {
+			errors++;
+			fprintf(stderr, "afalg: stress %s len %zu: errors %d %d %d\n",
+				modes[m].name, len, e1, e2, e3);
+		} else if (memcmp(a, b, len) || memcmp(c, pt, len)) {
+			bad++;
+			fprintf(stderr, "afalg: stress %s len %zu: output differs\n",
+				modes[m].name, len);
+		} else {
+			ok++;
+		}
+	}
+	printf("stress %lu ok %lu bad %lu errors\n", ok, bad, errors);
+	return bad || errors || !ok;
+}
+
+/*
+ * /proc/thread-self/fail-nth, opened once: opening it while a count is armed would spend
+ * the count on the open itself.
+ */
+static int nth_fd = -1;
+
+static int set_fail_nth(int n)
+{
+	char s[16];
+	int len = snprintf(s, sizeof(s), "%d", n);
+
+	if (nth_fd < 0)
+		nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
+	if (nth_fd < 0)
+		return -1;
+	return pwrite(nth_fd, s, len, 0) == len ? 0 : -1;
+}
+
+/* What is left of the count: 0 once the fault was injected. */
+static int get_fail_nth(void)
+{
+	char s[16] = { 0 };
+
+	if (nth_fd < 0 || pread(nth_fd, s, sizeof(s) - 1, 0) < 0)
+		return -1;
+	return atoi(s);
+}
+
+static int faults(const char *alg, const unsigned char *key, size_t keylen,
+		  const unsigned char *iv, ssize_t ivlen, size_t len)
+{
+	static unsigned char pt[MAXLEN], want[MAXLEN], got[MAXLEN];
+	unsigned int nth, failed = 0;
+	const char *step;
+	int err;
+
+	rng_state = 12345;
+	rnd_fill(pt, len);
+	memset(got, 0, sizeof(got));	/* no page fault of ours inside the counted calls */
+	err = request(alg, 1, key, keylen, iv, ivlen, pt, len, 0, want, &step);
+	if (err)
+		return fail(step, err);
+	for (nth = 1; nth < 10000; nth++) {
+		int left;
+
+		if (set_fail_nth(nth))
+			return fail("fail-nth", errno);
+		err = request(alg, 1, key, keylen, iv, ivlen, pt, len, 0, got, &step);
+		left = get_fail_nth();
+		set_fail_nth(0);
+		if (getenv("AFALG_VERBOSE"))
+			fprintf(stderr, "nth %u: %s %s at %ld\n", nth, err ? step : "ok",
+				err ? strerror(err) : "", (long)time(NULL));
+		if (err && left > 0) {
+			fprintf(stderr, "afalg: faults %s: %s failed with no fault injected: %s\n",
+				alg, step, strerror(err));
+			return 1;
+		}
+		if (err) {
+			failed++;
+		} else if (memcmp(got, want, len)) {
+			fprintf(stderr, "afalg: faults %s: wrong output with allocation %u failing\n",
+				alg, nth);
+			return 1;
+		}
+		/* The request after a failure works. */
+		err = request(alg, 1, key, keylen, iv, ivlen, pt, len, 0, got, &step);
+		if (err || memcmp(got, want, len)) {
+			fprintf(stderr, "afalg: faults %s: the request after allocation %u failed: %s\n",
+				alg, nth, err ? strerror(err) : "wrong output");
+			return 1;
+		}
+		if (left > 0)	/* fewer than nth allocations: every one has failed once */
+			break;
+	}
+	printf("faults %u allocations, %u failed cleanly\n", nth - 1, failed);
+	return 0;
+}
+
+/* One case of errcmp: both algorithms on the same input, the results compared. */
+static unsigned int ncases, ndiffer;
+
+static void errcmp_case(const char *alg, const char *ref, int enc, const unsigned char *key,
+			size_t keylen, const unsigned char *iv, ssize_t ivlen, size_t len,
+			size_t piece, const char *what)
+{
+	static unsigned char pt[MAXLEN], a[MAXLEN], b[MAXLEN];
+	const char *sa = "", *sb = "";
+	int ea, eb;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		pt[i] = i * 13 + 5;
+	ea = request(alg, enc, key, keylen, iv, ivlen, pt, len, piece, a, &sa);
+	eb = request(ref, enc, key, keylen, iv, ivlen, pt, len, piece, b, &sb);
+	ncases++;
+	if (ea != eb || (ea && strcmp(sa, sb)) || (!ea && memcmp(a, b, len))) {
+		if (ndiffer++ < 5)
+			printf("differs: %s %s keylen %zu ivlen %zd len %zu piece %zu: %s %s %s, %s %s %s\n",
+			       what, enc ? "enc" : "dec", keylen, ivlen, len, piece, alg,
+			       ea ? sa : "ok", ea ? strerror(ea) : "", ref, eb ? sb : "ok",
+			       eb ? strerror(eb) : "");
+	}
+}
+
+/*
+ * errcmp: bad (and good) input through ALG and through REF, which must give the same error
+ * at the same step, or the same output.
+ */
+static int errcmp(const char *alg, const char *ref, size_t keylen, ssize_t ivlen)
+{
+	static const size_t lens[] = { 0, 1, 15, 16, 17, 31, 32, 33, 48, 4095 };
+	static const ssize_t ivlens[] = { -1, 0, 8, 16, 32 };
+	unsigned char key[64], iv[32];
+	size_t k, l, p;
+	int enc;
+
+	for (k = 0; k < sizeof(key); k++)
+		key[k] = k * 7 + 1;
+	memset(iv, 0xa5, sizeof(iv));
+	for (enc = 0; enc <= 1; enc++) {
+		/* Keys are set before the direction is chosen: one direction is enough. */
+		for (k = 0; k <= 64 && enc; k++)
+			errcmp_case(alg, ref, enc, key, k, iv, ivlen, 32, 0, "key length");
+		for (l = 0; l < sizeof(ivlens) / sizeof(ivlens[0]); l++)
+			errcmp_case(alg, ref, enc, key, keylen, iv, ivlens[l], 32, 0, "iv length");
+		for (l = 0; l < sizeof(lens) / sizeof(lens[0]); l++)
+			for (p = 0; p <= 1; p++)
+				errcmp_case(alg, ref, enc, key, keylen, iv, ivlen, lens[l], p,
+					    p ? "1-byte pieces" : "length");
+		if (keylen == 32) {	/* XTS: equal halves */
+			memcpy(key + 16, key, 16);
+			errcmp_case(alg, ref, enc, key, keylen, iv, ivlen, 32, 0, "equal halves");
+			for (k = 16; k < 32; k++)
+				key[k] = k * 7 + 1;
+		}
+	}
+	printf("errcmp %u cases, %u differ\n", ncases, ndiffer);
+	return ndiffer != 0;
 }
 
 int main(int argc, char **argv)
@@ -146,18 +446,24 @@ int main(int argc, char **argv)
 	unsigned char key[64], iv[32];
 	ssize_t keylen, ivlen = -1;
 
+	if (argc == 4 && !strcmp(argv[1], "stress"))
+		return stress(atoi(argv[2]), strtoull(argv[3], NULL, 0));
+	if (argc == 6 && !strcmp(argv[1], "errcmp"))
+		return errcmp(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]));
 	if (argc < 4 || (keylen = unhex(argv[3], key, sizeof(key))) < 0) {
-		fprintf(stderr, "usage: afalg hold ALG KEYHEX | afalg enc|dec ALG KEYHEX IVHEX|-\n");
+		fprintf(stderr, "usage: see the comment at the top of afalg.c\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "hold"))
 		return hold(argv[2], key, keylen);
-	if (argc != 5 || (strcmp(argv[4], "-") && (ivlen = unhex(argv[4], iv, sizeof(iv))) < 0)) {
+	if (argc < 5 || (strcmp(argv[4], "-") && (ivlen = unhex(argv[4], iv, sizeof(iv))) < 0)) {
 		fprintf(stderr, "afalg: bad arguments\n");
 		return 2;
 	}
-	if (!strcmp(argv[1], "enc") || !strcmp(argv[1], "dec"))
-		return do_crypt(!strcmp(argv[1], "enc"), argv[2], key, keylen, iv, ivlen);
+	if (argc == 6 && !strcmp(argv[1], "faults"))
+		return faults(argv[2], key, keylen, iv, ivlen, atoi(argv[5]));
+	if (argc == 5 && (!strcmp(argv[1], "enc") || !strcmp(argv[1], "dec")))
+		return crypt_stdin(!strcmp(argv[1], "enc"), argv[2], key, keylen, iv, ivlen);
 	fprintf(stderr, "afalg: unknown command %s\n", argv[1]);
 	return 2;
 }
