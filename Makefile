@@ -4,6 +4,8 @@
 #
 #   make run            build everything needed, boot the default VM, show the SM4 drivers
 #   make test           all test lanes (host, Linux 6.12, Linux 7.3)
+#   make test-long      the same with the load tests (concurrency, unloading under load,
+#                       more fault runs) 120 s each instead of 8
 #   make check-bootstrap  prove that the scripts need nothing the bootstrap does not install
 #   make bench          llvm-mca models of the assembly loops, ours and upstream's
 #   make KDIR=<dir>     build the modules against your own kernel build directory
@@ -13,7 +15,7 @@ KDIR ?=
 LANE ?= 6.12
 CPU ?= max
 
-.PHONY: all modules run test bench clean kernel check-bootstrap
+.PHONY: all modules run test test-long bench clean kernel check-bootstrap
 
 all: modules
 
@@ -35,6 +37,9 @@ run:
 
 test:
 	scripts/test.sh
+
+test-long:
+	SM4RS_LOAD_SECS=120 scripts/test.sh
 
 check-bootstrap:
 	scripts/bootstrap.sh

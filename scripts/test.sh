@@ -5,16 +5,26 @@
 #   6.12    Linux 6.12 LTS VMs (always gates), each scenario of tests/vm on its CPU:
 #             modules: built as users build them (make KDIR=), after a clippy + W=1
 #                                      pass; no test code in the drivers; UB checks in
-#             test-generic (-cpu max)  sm4-generic alone
 #             test-max (-cpu max)      sm4-generic + sm4-ce + sm4-neon: KUnit, testmgr,
-#                                      tcrypt mode 218 on sm4-ce
-#             test-a72 (-cpu cortex-a72) sm4-ce refuses to load; sm4-neon serves: KUnit,
-#                                      testmgr, tcrypt mode 218 on sm4-neon
+#                                      tcrypt mode 218 on sm4-ce; fscrypt and LUKS2
+#                                      data written
+#             test-generic (-cpu max)  sm4-generic alone; the fscrypt and LUKS2 data read
+#                                      back over the kernel's templates, more written
+#             test-a72 (-cpu cortex-a72, 4 CPUs) sm4-ce refuses to load; sm4-neon serves:
+#                                      KUnit, testmgr, tcrypt mode 218 on sm4-neon; all
+#                                      fscrypt and LUKS2 data read back; unloading under load
+#             test-load (-cpu max, 4 CPUs, kmemleak) concurrent users of every kind,
+#                                      unloading under load, allocation failures, errors
+#                                      for bad input as the generic templates give them
 #   7.3     the same on Linux 7.3 (if the kernel package can be had)
 # Prints one line per test and closes with "N passed, N failed".
 source "$(dirname "$0")/lib.sh"
 
 LANES=(${SM4RS_LANES:-${LANES_ALL[*]}})
+# The timed load tests (concurrency, unloading under load) last LOAD_SECS seconds each;
+# make test-long sets more.
+LOAD_SECS=${SM4RS_LOAD_SECS:-8}
+VM_TIMEOUT=${SM4RS_VM_TIMEOUT:-$((300 + 8 * LOAD_SECS))}
 counts=$(mktemp)
 export SM4RS_COUNTS=$counts
 trap 'rm -f "$counts"' EXIT
@@ -84,11 +94,24 @@ for lane in "${LANES[@]}"; do
 	fi
 	log "[$lane] booting the test VMs"
 	v0=$(date +%s)
-	for scenario in "test-generic max" "test-max max" "test-a72 cortex-a72"; do
+	# Disks shared between boots: test-max writes fscrypt and LUKS2 data with our drivers,
+	# test-generic (templates over sm4-generic) reads it and writes more, test-a72 (sm4-neon)
+	# reads both; test-load gets its own file system.
+	disks="$CACHE/vm/$lane-disks"
+	rm -rf "$disks" && mkdir -p "$disks"
+	truncate -s 64M "$disks/fscrypt.img" "$disks/luks.img" "$disks/load.img"
+	shared="$disks/fscrypt.img $disks/luks.img"
+	for scenario in "test-max max 2" "test-generic max 2" "test-a72 cortex-a72 4" "test-load max 4"; do
 		set -- $scenario
 		before=$(wc -l <"$counts")
 		rc=0
-		"$REPO/scripts/vm.sh" "$lane" "$1" "$2" || rc=$?
+		vmdisks=$shared append=
+		if [ "$1" = test-load ]; then
+			vmdisks="$disks/load.img"
+			append="kmemleak=on"
+		fi
+		SM4RS_DISKS=$vmdisks SM4RS_SMP=$3 SM4RS_APPEND="$append sm4rs.secs=$LOAD_SECS" \
+			SM4RS_VM_TIMEOUT=$VM_TIMEOUT "$REPO/scripts/vm.sh" "$lane" "$1" "$2" || rc=$?
 		if [ "$(wc -l <"$counts")" -eq "$before" ]; then
 			echo "FAIL [$lane $2] $1 (the VM runner stopped with exit $rc before reporting)"
 			echo "0 1" >>"$counts"

@@ -4,9 +4,11 @@
 # $CACHE/userspace/root) and prints that directory. Idempotent.
 source "$(dirname "$0")/lib.sh"
 
-# busybox for the shell; kcapi (AF_ALG) and dmsetup (dm-crypt) with the libraries they load.
+# busybox for the shell; kcapi (AF_ALG), dmsetup (dm-crypt), mkfs.ext4 (fscrypt) and
+# cryptsetup (LUKS2) with the libraries they load.
 PKGS=(busybox-static kcapi-tools libkcapi1 dmsetup libdevmapper1.02.1 libc6 libgcc-s1
-	libselinux1 libudev1 libpcre2-8-0)
+	libselinux1 libudev1 libpcre2-8-0 e2fsprogs libext2fs2 libcom-err2 libss2 libblkid1
+	libuuid1 cryptsetup-bin libcryptsetup12 libpopt0 libargon2-1 libjson-c5 libssl3)
 d="$CACHE/apt-arm64"
 root="$CACHE/userspace/root"
 stamp="$CACHE/userspace/.done-$(echo "${PKGS[*]}" | sha256sum | cut -c1-12)"

@@ -16,6 +16,16 @@ load_ours() {
 	fi
 }
 
+# Loads one of our modules again, after a test unloaded it.
+reload_ours() {
+	if insmod "/lib/modules/sm4rs/$1.ko"; then
+		pass "reload.$1"
+	else
+		fail "reload.$1" "insmod failed"
+		return 1
+	fi
+}
+
 # Prints the /proc/crypto field $2 of the entry whose driver is $1.
 crypto_field() {
 	awk -v drv="$1" -v key="$2" '
@@ -203,5 +213,454 @@ check_unload_held() {
 		pass "unload.$mod"
 	else
 		fail "unload.$mod" "rmmod failed after the socket was closed"
+	fi
+}
+
+# --- real clients: fscrypt and cryptsetup LUKS2 over shared disks ------------------------
+# scripts/test.sh gives the test-max, test-generic and test-a72 boots of a lane the same two
+# disks (/dev/vdb for ext4 with fscrypt, /dev/vdc for LUKS2), in that order: test-max writes
+# set A with our drivers, test-generic (only the kernel's templates over sm4-generic) reads A
+# back and writes B, test-a72 (sm4-neon) reads A and B back. The key and the checksum lists
+# are kept in clear on the disks (test data).
+FS_DEV=/dev/vdb
+LUKS_DEV=/dev/vdc
+SIZES="0 1 15 16 17 31 32 33 100 4095 4096 4097 8191 65536 100001 1048583"
+NAMELENS="1 15 16 17 31 32 33 100 200 255"
+
+have_client_disks() {
+	[ -b $FS_DEV ] && [ -b $LUKS_DEV ]
+}
+
+# make_files DIR SET LIST: files of many sizes and of names of many lengths (up to 255
+# bytes, the limit) in DIR, their checksums to LIST.
+make_files() {
+	local dir=$1 set=$2 list=$3 s n name
+	for s in $SIZES; do
+		head -c "$s" /dev/urandom >"$dir/$set-size-$s"
+	done
+	for n in $NAMELENS; do
+		name=$set$(printf "%$((n - 1))s" "" | tr ' ' n)
+		head -c $((n * 3)) /dev/urandom >"$dir/$name"
+	done
+	(cd "$dir" && sha256sum "$set"*) >"$list"
+}
+
+# check_files DIR LIST: every file of LIST reads back bit-exact in DIR.
+check_files() {
+	[ -s "$2" ] && (cd "$1" && sha256sum -c "$2" >/tmp/sum.out 2>&1)
+}
+
+# The driver that fscrypt reported for its mode $1 (SM4-XTS or SM4-CBC-CTS) in this boot.
+# Since Linux 6.19 or so, file contents go through blk-crypto, which without inline
+# encryption hardware is blk-crypto-fallback: fscrypt logs "using blk-crypto-fallback" and
+# the fallback allocated the crypto API's $2 (xts(sm4)) on first use, for good.
+fscrypt_impl() {
+	if dmesg | grep -q "fscrypt: $1 using blk-crypto-fallback"; then
+		echo "blk-crypto-fallback:$(serving_driver "$2")"
+	else
+		dmesg | sed -n "s/.*fscrypt: $1 using implementation \"\(.*\)\"/\1/p" | tail -n 1
+	fi
+}
+
+drop_caches() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+}
+
+# fscrypt_client ROLE XTS_DRIVER CTS_DRIVER: ROLE "first" makes the file system (ext4 -O
+# encrypt), a v2 key and an encrypted directory (contents SM4_XTS, names SM4_CTS) and
+# writes set A; "middle" reads A and writes B; "last" reads A and B. Each role checks the
+# drivers fscrypt reported, and that with the key removed names are ciphertext and contents
+# unreadable (then reads back again with the key added).
+fscrypt_client() {
+	local role=$1 want_xts=$2 want_cts=$3 mnt=/mnt/fs key id sets set impl f ok
+	mkdir -p $mnt
+	if [ "$role" = first ]; then
+		if ! mkfs.ext4 -q -F -O encrypt -E nodiscard $FS_DEV >/tmp/mkfs.out 2>&1; then
+			fail "fscrypt.mkfs" "$(tail -n 1 /tmp/mkfs.out)"
+			return
+		fi
+	fi
+	if ! mount -t ext4 $FS_DEV $mnt 2>/tmp/mount.out; then
+		fail "fscrypt.$role.mount" "$(cat /tmp/mount.out)"
+		return
+	fi
+	if [ "$role" = first ]; then
+		head -c 64 /dev/urandom | bin2hex >$mnt/key.hex
+		mkdir $mnt/enc
+	fi
+	key=$(cat $mnt/key.hex)
+	if ! id=$(fscrypt add $mnt "$key" 2>/tmp/fscrypt.err); then
+		fail "fscrypt.$role.add-key" "$(cat /tmp/fscrypt.err)"
+		umount $mnt
+		return
+	fi
+	if [ "$role" = first ] && ! fscrypt set $mnt/enc "$id" 2>/tmp/fscrypt.err; then
+		fail "fscrypt.first.set-policy" "$(cat /tmp/fscrypt.err)"
+	fi
+	case $(fscrypt get $mnt/enc 2>&1) in
+	"v2 7 8 "*) pass "fscrypt.$role.policy-sm4" ;;
+	*) fail "fscrypt.$role.policy-sm4" "policy of the directory: $(fscrypt get $mnt/enc 2>&1)" ;;
+	esac
+	case $role in
+	first) sets= ;;
+	middle) sets=A ;;
+	last) sets="A B" ;;
+	esac
+	drop_caches
+	for set in $sets; do
+		if check_files $mnt/enc $mnt/sums-$set; then
+			pass "fscrypt.$role.read-$set"
+		else
+			fail "fscrypt.$role.read-$set" "$(grep -v ': OK' /tmp/sum.out | head -n 2 | tr '\n' ' ')"
+		fi
+	done
+	if [ "$role" != last ]; then
+		set=B
+		[ "$role" = first ] && set=A
+		make_files $mnt/enc $set $mnt/sums-$set
+		drop_caches
+		if check_files $mnt/enc $mnt/sums-$set; then
+			pass "fscrypt.$role.write-$set"
+		else
+			fail "fscrypt.$role.write-$set" "read back differs"
+		fi
+		sets="$sets $set"
+	fi
+	# Which drivers did the work.
+	for f in "SM4-XTS $want_xts xts(sm4)" "SM4-CBC-CTS $want_cts cts(cbc(sm4))"; do
+		set -- $f
+		impl=$(fscrypt_impl $1 "$3")
+		echo "SM4RS-INFO fscrypt $role: $1 by $impl"
+		# $2 may be a pattern ("xts(*sm4-generic*)": Linux 7.3 builds cbc over ecb).
+		case $impl in
+		$2 | "blk-crypto-fallback:"$2) pass "fscrypt.$role.served.$1" ;;
+		*) fail "fscrypt.$role.served.$1" "fscrypt used '$impl', expected '$2'" ;;
+		esac
+	done
+	# Locked: without the key, no name in clear and no content readable.
+	sync
+	fscrypt remove $mnt "$id" >/dev/null 2>/tmp/fscrypt.err
+	drop_caches
+	ok=1
+	if [ "$(fscrypt status $mnt "$id" 2>&1)" != absent ]; then
+		ok=0 why="key still present after removal"
+	elif ls $mnt/enc | grep -qE '^[AB](-size-|n*$)'; then
+		ok=0 why="names in clear without the key: $(ls $mnt/enc | head -n 2 | tr '\n' ' ')"
+	elif [ "$(ls $mnt/enc | wc -l)" -ne "$(cat $mnt/sums-* | wc -l)" ]; then
+		ok=0 why="$(ls $mnt/enc | wc -l) names listed, expected $(cat $mnt/sums-* | wc -l)"
+	else
+		for f in $(ls $mnt/enc | head -n 5); do
+			if cat "$mnt/enc/$f" >/dev/null 2>&1 && [ -s "$mnt/enc/$f" ]; then
+				ok=0 why="content readable without the key ($f)"
+			fi
+		done
+	fi
+	if [ $ok = 1 ]; then pass "fscrypt.$role.locked"; else fail "fscrypt.$role.locked" "$why"; fi
+	# Unlocked again: everything back.
+	fscrypt add $mnt "$key" >/dev/null 2>&1
+	for set in $sets; do
+		if check_files $mnt/enc $mnt/sums-$set; then
+			pass "fscrypt.$role.unlocked-$set"
+		else
+			fail "fscrypt.$role.unlocked-$set" "$(grep -v ': OK' /tmp/sum.out | head -n 2 | tr '\n' ' ')"
+		fi
+	done
+	fscrypt remove $mnt "$id" >/dev/null 2>&1
+	umount $mnt
+}
+
+# luks_client ROLE XTS_DRIVER: cryptsetup LUKS2 with sm4-xts-plain64 on $LUKS_DEV, the
+# roles as for fscrypt_client ("first" formats: PBKDF2, few iterations, to fit the VM).
+LUKS_PASS=sm4rs-test-passphrase
+luks_open() {
+	echo -n $LUKS_PASS | cryptsetup open --disable-locks --key-file - $LUKS_DEV sm4luks 2>/tmp/luks.err
+}
+luks_client() {
+	local role=$1 want=$2 mnt=/mnt/luks set sets drv
+	export DM_DISABLE_UDEV=1
+	mkdir -p $mnt /run/cryptsetup
+	[ -w /proc/sys/crypto/af_alg_restrict ] && echo 0 >/proc/sys/crypto/af_alg_restrict
+	if [ "$role" = first ]; then
+		if echo -n $LUKS_PASS | cryptsetup luksFormat --batch-mode --disable-locks --type luks2 \
+			--cipher sm4-xts-plain64 --key-size 256 --pbkdf pbkdf2 --pbkdf-force-iterations 1000 \
+			--hash sha256 --key-file - $LUKS_DEV >/tmp/luks.out 2>&1; then
+			pass "luks.format"
+		else
+			fail "luks.format" "$(tail -n 2 /tmp/luks.out | tr '\n' ' ')"
+			return
+		fi
+		echo "SM4RS-INFO luks: $(cryptsetup luksDump $LUKS_DEV 2>&1 | grep -m1 -E 'cipher:' | tr -s ' \t' ' ')"
+	fi
+	if ! luks_open; then
+		fail "luks.$role.open" "$(cat /tmp/luks.err)"
+		return
+	fi
+	pass "luks.$role.open"
+	drv=$(serving_driver "xts(sm4)")
+	echo "SM4RS-INFO luks $role: xts(sm4) by $drv (refcnt $(crypto_field "$drv" refcnt))"
+	case $drv in
+	$want) pass "luks.$role.served" ;;
+	*) fail "luks.$role.served" "xts(sm4) served by '$drv', expected '$want'" ;;
+	esac
+	if [ "$role" = first ] && ! mkfs.ext4 -q -F -E nodiscard /dev/mapper/sm4luks >/tmp/mkfs.out 2>&1; then
+		fail "luks.mkfs" "$(tail -n 1 /tmp/mkfs.out)"
+	fi
+	if ! mount -t ext4 /dev/mapper/sm4luks $mnt 2>/tmp/mount.out; then
+		fail "luks.$role.mount" "$(cat /tmp/mount.out)"
+		cryptsetup close sm4luks
+		return
+	fi
+	case $role in
+	first) sets= ;;
+	middle) sets=A ;;
+	last) sets="A B" ;;
+	esac
+	if [ "$role" != last ]; then
+		set=B
+		[ "$role" = first ] && set=A
+		make_files $mnt $set $mnt/sums-$set
+		sets="$sets $set"
+	fi
+	# Closed and opened again: the data comes back from the disk.
+	umount $mnt
+	cryptsetup close sm4luks
+	if ! luks_open || ! mount -t ext4 /dev/mapper/sm4luks $mnt 2>/tmp/mount.out; then
+		fail "luks.$role.reopen" "$(cat /tmp/luks.err /tmp/mount.out 2>/dev/null)"
+		cryptsetup close sm4luks 2>/dev/null
+		return
+	fi
+	for set in $sets; do
+		if check_files $mnt $mnt/sums-$set; then
+			pass "luks.$role.read-$set"
+		else
+			fail "luks.$role.read-$set" "$(grep -v ': OK' /tmp/sum.out | head -n 2 | tr '\n' ' ')"
+		fi
+	done
+	umount $mnt
+	cryptsetup close sm4luks
+}
+
+# cryptsetup benchmark --cipher sm4-xts (through AF_ALG), reported in the log.
+luks_benchmark() {
+	if cryptsetup benchmark --cipher sm4-xts --key-size 256 >/tmp/bench.out 2>&1 &&
+		grep -q 'sm4-xts' /tmp/bench.out; then
+		echo "SM4RS-INFO cryptsetup benchmark: $(grep sm4-xts /tmp/bench.out | tr -s ' ')"
+		pass "luks.benchmark"
+	else
+		fail "luks.benchmark" "$(tail -n 2 /tmp/bench.out | tr '\n' ' ')"
+	fi
+}
+
+# --- load, unloading, faults, bad input -------------------------------------------------
+# The duration of the timed parts: sm4rs.secs=N on the kernel command line (make test-long
+# gives longer runs), default 8 s.
+load_secs() {
+	local s
+	s=$(sed -n 's/.*sm4rs\.secs=\([0-9]*\).*/\1/p' /proc/cmdline)
+	echo "${s:-8}"
+}
+
+# stress_start N SECS TAG: N AF_ALG users (afalg stress: random modes, keys, IVs and
+# lengths by algorithm name, each checked against the kernel's templates over sm4-generic
+# and decrypted back), for SECS seconds; stress_check TAG waits for them and checks.
+stress_start() {
+	local i
+	for i in $(seq 1 "$1"); do
+		afalg stress "$2" "$(date +%s)$i" >/tmp/stress.$3.$i 2>&1 &
+	done
+}
+stress_check() {
+	local tag=$1 f ok=1 why= total=0 n
+	wait
+	for f in /tmp/stress.$tag.*; do
+		if ! grep -q '^stress [0-9]* ok 0 bad 0 errors$' "$f"; then
+			ok=0 why="$why $(head -n 3 "$f" | tr '\n' ' ')"
+		fi
+		n=$(sed -n 's/^stress \([0-9]*\) ok.*/\1/p' "$f")
+		total=$((total + ${n:-0}))
+	done
+	echo "SM4RS-INFO $tag: $total AF_ALG requests checked"
+	if [ $ok = 1 ] && [ $total -gt 0 ]; then pass "$tag.af_alg-users"; else fail "$tag.af_alg-users" "$why"; fi
+}
+
+# dm_worker SECS DEV TAG: writes and reads back patterns through a dm-crypt mapping of
+# xts(sm4) on DEV until SECS have passed; the result goes to /tmp/dmw.TAG.
+dm_worker() {
+	local end=$(($(date +%s) + $1)) dev=$2 tag=$3 n=0 bad=0 sectors
+	sectors=$(blockdev --getsz "$dev")
+	if ! dmsetup create --noudevsync sm4w --table "0 $sectors crypt capi:xts(sm4)-plain64 $XTS_KEY 0 $dev 0"; then
+		echo "bad dmsetup create" >/tmp/dmw.$tag
+		return
+	fi
+	# At least one round, however slow the machine.
+	while [ $n -eq 0 ] || [ "$(date +%s)" -lt $end ]; do
+		head -c 262144 /dev/urandom >/tmp/dmw.pat
+		dd if=/tmp/dmw.pat of=/dev/mapper/sm4w bs=4096 seek=$((n % 16 * 64)) conv=fsync 2>/dev/null
+		echo 1 >/proc/sys/vm/drop_caches
+		dd if=/dev/mapper/sm4w of=/tmp/dmw.back bs=4096 skip=$((n % 16 * 64)) count=64 2>/dev/null
+		cmp -s /tmp/dmw.pat /tmp/dmw.back || bad=$((bad + 1))
+		n=$((n + 1))
+	done
+	dmsetup remove --noudevsync sm4w
+	echo "done $n bad $bad" >/tmp/dmw.$tag
+}
+
+# fs_worker SECS DIR TAG: writes files of random sizes into DIR (fscrypt-encrypted) and
+# reads them back after dropping the caches, until SECS have passed.
+fs_worker() {
+	local end=$(($(date +%s) + $1)) dir=$2 tag=$3 n=0 bad=0 len
+	while [ $n -eq 0 ] || [ "$(date +%s)" -lt $end ]; do
+		len=$(($(head -c 4 /dev/urandom | od -An -tu4 | tr -d ' ') % 300000))
+		head -c $len /dev/urandom >/tmp/fsw.pat
+		cp /tmp/fsw.pat "$dir/w$((n % 8))"
+		sync
+		echo 1 >/proc/sys/vm/drop_caches
+		cmp -s /tmp/fsw.pat "$dir/w$((n % 8))" || bad=$((bad + 1))
+		n=$((n + 1))
+	done
+	echo "done $n bad $bad" >/tmp/fsw.$tag
+}
+
+worker_check() {
+	local name=$1 file=$2 what=$3
+	case $(cat "$file" 2>/dev/null) in
+	"done 0 "*) fail "$name" "no $what completed" ;;
+	"done "*" bad 0") pass "$name"; echo "SM4RS-INFO $name: $(cut -d' ' -f2 "$file") $what" ;;
+	*) fail "$name" "$(cat "$file" 2>/dev/null)" ;;
+	esac
+}
+
+# unload_loop SECS MODULE...: removes and loads MODULEs again and again for SECS seconds;
+# a refused rmmod (module busy: a user holds a transform) is retried at once, up to 100
+# times. Prints "<unloads> <refused>".
+unload_loop() {
+	local end=$(($(date +%s) + $1)) m unloads=0 refused=0 i
+	shift
+	while [ "$(date +%s)" -lt $end ]; do
+		for m in "$@"; do
+			i=0
+			while ! rmmod "$m" 2>/dev/null && [ $i -lt 100 ]; do
+				i=$((i + 1))
+			done
+			refused=$((refused + i))
+			if [ $i -lt 100 ]; then
+				unloads=$((unloads + 1))
+				sleep 0.2
+				insmod "/lib/modules/sm4rs/$m.ko" || echo "reload of $m failed" >&2
+			fi
+		done
+	done
+	echo "$unloads $refused"
+}
+
+# check_unload_under_load SECS TAG MODULE...: N AF_ALG users of every mode (by algorithm
+# name: while a module is out, the next driver serves) while MODULEs come and go; every
+# result must be right, each module must have been out at least once and be back at the end.
+check_unload_under_load() {
+	local secs=$1 tag=$2 r m
+	shift 2
+	stress_start 3 "$secs" "$tag"
+	r=$(unload_loop "$secs" "$@")
+	stress_check "$tag"
+	set -- $r "$@"
+	echo "SM4RS-INFO $tag: $1 unloads, $2 refused while busy"
+	if [ "$1" -gt 0 ]; then pass "$tag.unloaded"; else fail "$tag.unloaded" "no rmmod succeeded ($2 refused)"; fi
+	shift 2
+	for m in "$@"; do
+		grep -q "^$(echo "$m" | tr - _) " /proc/modules || insmod "/lib/modules/sm4rs/$m.ko"
+	done
+}
+
+# Fault injection: allocations of this task fail on request (/proc/self/fail-nth), for
+# sleeping allocations as well, and quietly.
+faults_setup() {
+	local d=/sys/kernel/debug
+	grep -q " $d " /proc/mounts || mount -t debugfs none $d
+	for f in failslab fail_page_alloc; do
+		[ -d $d/$f ] || return 1
+		echo N >$d/$f/ignore-gfp-wait
+		echo 0 >$d/$f/verbose
+	done
+	echo 0 >$d/fail_page_alloc/min-order
+}
+
+# check_faults_af_alg SUFFIX [MODE...]: every allocation of an AF_ALG request (socket,
+# transform, key, request) of each mode (default: all) of the drivers *SUFFIX fails once; each time the caller gets
+# either the right result or an error, and the next request works.
+check_faults_af_alg() {
+	local sfx=$1 m alg key iv len out
+	shift
+	for m in ${*:-ecb cbc cfb ctr cts-cbc xts}; do
+		alg=$m$sfx key=$AF_KEY iv=$AF_IV len=4100
+		case $m in
+		ecb) iv=- len=4096 ;;
+		cbc) len=4096 ;;
+		xts) key=$XTS_KEY ;;
+		esac
+		if out=$(afalg faults "$alg" "$key" "$iv" $len 2>&1); then
+			pass "faults.af_alg.$alg"
+			echo "SM4RS-INFO faults.af_alg.$alg: $out"
+		else
+			fail "faults.af_alg.$alg" "$out"
+		fi
+	done
+}
+
+# check_faults_dm CIPHER [MAXN]: each allocation of a dm-crypt table load of CIPHER (the
+# first MAXN: the transform and its key come first) fails once.
+check_faults_dm() {
+	local out key=$AF_KEY
+	case $1 in *xts*) key=$XTS_KEY ;; esac
+	if out=$(dmfault /dev/vda "$1" "$key" $2 2>&1); then
+		pass "faults.dm-crypt.$1"
+		echo "SM4RS-INFO faults.dm-crypt.$1: $out"
+	else
+		fail "faults.dm-crypt.$1" "$out"
+	fi
+}
+
+# check_errnos SUFFIX: bad input through AF_ALG (every key length 0..64, IVs of wrong
+# sizes, lengths that are not whole blocks or shorter than a block, zero length, 1-byte
+# pieces, equal XTS halves; both directions) gives from the drivers *SUFFIX exactly what
+# the kernel's templates over sm4-generic give (the same error at the same step, or the
+# same output). cfb has no kernel template any more: cfb-sm4-generic is the reference.
+check_errnos() {
+	local m ours ref keylen ivlen out
+	for m in ecb cbc cfb ctr cts-cbc xts; do
+		ours=$m$1 keylen=16 ivlen=16
+		case $m in
+		ecb) ref="ecb(sm4-generic)" ivlen=-1 ;;
+		cbc) ref="cbc(sm4-generic)" ;;
+		cfb) ref="cfb-sm4-generic" ;;
+		ctr) ref="ctr(sm4-generic)" ;;
+		cts-cbc) ref="cts(cbc(sm4-generic))" ;;
+		xts) ref="xts(ecb(sm4-generic))" keylen=32 ;;
+		esac
+		if out=$(afalg errcmp "$ours" "$ref" $keylen $ivlen 2>&1); then
+			pass "errno.$ours"
+			echo "SM4RS-INFO errno.$ours vs $ref: $out"
+		else
+			fail "errno.$ours" "$(echo "$out" | head -n 2 | tr '\n' ' ')"
+		fi
+	done
+}
+
+# kmemleak (kmemleak=on on the command line): after a scan, no object is reported leaked.
+check_kmemleak() {
+	local d=/sys/kernel/debug
+	grep -q " $d " /proc/mounts || mount -t debugfs none $d
+	if [ ! -w $d/kmemleak ]; then
+		fail "kmemleak" "kmemleak is not on (kmemleak=on on the command line)"
+		return
+	fi
+	# Objects younger than 5 s are not reported.
+	sleep 5
+	echo scan >$d/kmemleak
+	if grep -q unreferenced $d/kmemleak; then
+		fail "kmemleak" "$(grep -c unreferenced $d/kmemleak) objects leaked, the first: $(grep -A12 unreferenced $d/kmemleak | grep -m3 -E 'sm4|\[<' | tr -s ' ' | tr '\n' ' ')"
+		cat $d/kmemleak | head -n 40
+	else
+		pass "kmemleak"
 	fi
 }

@@ -2,7 +2,8 @@
 # Scenario "test-a72" (-cpu cortex-a72: NEON without SM4): sm4-ce refuses to load with
 # -ENODEV, quietly, and leaves nothing registered; sm4-neon serves ECB/CBC/CFB/CTR (and
 # CTS/XTS), passes testmgr's extended self-tests and its KUnit suite, and tcrypt mode 218
-# completes.
+# completes. All fscrypt and LUKS2 data of test-max (sm4-ce) and test-generic (templates)
+# reads back; AF_ALG users keep getting right results while sm4-neon is unloaded and loaded.
 
 NEON_DRIVERS="ecb-sm4-neon cbc-sm4-neon ctr-sm4-neon cts-cbc-sm4-neon xts-sm4-neon"
 
@@ -43,5 +44,15 @@ if load_ours sm4-neon && load_ours sm4_kunit; then
 	check_af_alg ""
 	check_dm_crypt "xts(sm4)"
 	rmmod sm4_kunit
+	# AF_ALG users of every mode (cfb too: cfb-sm4-generic serves while sm4-neon is out)
+	# while sm4-neon comes and goes.
+	check_unload_under_load "$(load_secs)" unload-under-load sm4-neon
 	check_unload_held sm4-neon "xts(sm4)" $XTS_KEY
+	# All the clients' data reads back with sm4-neon (loaded again).
+	if ! have_client_disks; then
+		fail "clients.disks" "no /dev/vdb and /dev/vdc"
+	elif reload_ours sm4-neon; then
+		fscrypt_client last xts-sm4-neon cts-cbc-sm4-neon
+		luks_client last xts-sm4-neon
+	fi
 fi

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Scenario "test-generic": our sm4-generic alone serves SM4. testmgr checks the cipher on
 # registration and every SM4 template built over it; the KUnit suites run when sm4_kunit is
-# loaded (those of the absent drivers are skipped).
+# loaded (those of the absent drivers are skipped). cfb(sm4) is served by cfb-sm4-generic.
+# fscrypt and LUKS2 data written by test-max with sm4-ce is read back here, and more written.
 
 XTS_KEY=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
 if load_ours sm4-generic && load_ours sm4_kunit; then
@@ -10,7 +11,8 @@ if load_ours sm4-generic && load_ours sm4_kunit; then
 	run_tcrypt_test 59 "cts(cbc(sm4-generic))"
 	run_tcrypt_test 55 "gcm(sm4-generic)"
 	run_tcrypt_test 56 "ccm(sm4-generic)"
-	for alg in "ecb(sm4)" "cbc(sm4)" "ctr(sm4)" "xts(sm4)" "cts(cbc(sm4))"; do
+	check_selftest cfb-sm4-generic
+	for alg in "ecb(sm4)" "cbc(sm4)" "ctr(sm4)" "xts(sm4)" "cts(cbc(sm4))" "cfb(sm4)"; do
 		drv=$(serving_driver "$alg")
 		case $drv in
 		*sm4-generic*) pass "served.$alg" ;;
@@ -25,5 +27,13 @@ if load_ours sm4-generic && load_ours sm4_kunit; then
 		pass "unload.sm4-generic.unregistered"
 	else
 		fail "unload.sm4-generic.unregistered" "sm4-generic still registered"
+	fi
+	# The data test-max wrote with our drivers reads back over the kernel's templates
+	# (sm4-generic loaded again); more is written for test-a72 to read.
+	if ! have_client_disks; then
+		fail "clients.disks" "no /dev/vdb and /dev/vdc"
+	elif reload_ours sm4-generic; then
+		fscrypt_client middle "xts(*sm4-generic*)" "cts(*sm4-generic*)"
+		luks_client middle "xts(*sm4-generic*)"
 	fi
 fi

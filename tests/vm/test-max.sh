@@ -2,7 +2,8 @@
 # Scenario "test-max" (-cpu max, with SM4 and NEON): sm4-generic, sm4-ce and sm4-neon. The
 # KUnit suites of all three run when sm4_kunit is loaded; testmgr (with the extended tests)
 # checks every algorithm on registration; the crypto API must pick sm4-ce, and testmgr
-# checks it again through tcrypt; sm4-neon, outranked, is tested by driver name.
+# checks it again through tcrypt; sm4-neon, outranked, is tested by driver name. fscrypt
+# (ext4) and cryptsetup LUKS2 write data with sm4-ce that the next boots read back.
 
 CE_DRIVERS="sm4-ce ecb-sm4-ce cbc-sm4-ce ctr-sm4-ce cts-cbc-sm4-ce xts-sm4-ce"
 NEON_DRIVERS="ecb-sm4-neon cbc-sm4-neon ctr-sm4-neon cts-cbc-sm4-neon xts-sm4-neon"
@@ -38,4 +39,13 @@ if load_ours sm4-generic && load_ours sm4-ce && load_ours sm4-neon && load_ours 
 			pass "unload.$m.unregistered"
 		fi
 	done
+	# Real clients on our drivers (loaded again); the data is read back by the next boots.
+	# Last: on Linux 7.3 fscrypt's blk-crypto-fallback keeps its xts(sm4) for good.
+	if ! have_client_disks; then
+		fail "clients.disks" "no /dev/vdb and /dev/vdc"
+	elif reload_ours sm4-ce && reload_ours sm4-neon; then
+		fscrypt_client first xts-sm4-ce cts-cbc-sm4-ce
+		luks_client first xts-sm4-ce
+		luks_benchmark
+	fi
 fi

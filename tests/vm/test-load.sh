@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: GPL-2.0
+# Scenario "test-load" (-cpu max, 4 CPUs, kmemleak on; /dev/vda scratch, /dev/vdb ext4):
+#   unloading      sm4-ce and sm4-neon removed and loaded again and again while AF_ALG
+#                  users keep arriving (they fall back to the next driver)
+#   concurrency    on every CPU at once: AF_ALG users of every mode and random lengths,
+#                  dm-crypt I/O and fscrypt file I/O, all checked; without sm4-ce
+#                  (sm4-neon serves), then with it
+#   faults         every allocation of an AF_ALG request of each mode, and of a dm-crypt
+#                  table load, fails once: a clean error, and the next request works
+#   bad input      AF_ALG errors for bad keys, IVs and lengths: the same as the kernel's
+#                  templates over sm4-generic give
+#   kmemleak       nothing leaked at the end
+# The timed parts last sm4rs.secs seconds each (make test: 8, make test-long: 120).
+
+XTS_KEY=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+SECS=$(load_secs)
+echo "SM4RS-INFO $(grep -c ^processor /proc/cpuinfo) CPUs, ${SECS} s per timed part"
+[ -w /proc/sys/crypto/af_alg_restrict ] && echo 0 >/proc/sys/crypto/af_alg_restrict
+export DM_DISABLE_UDEV=1
+
+# Each phase: four AF_ALG users, one dm-crypt and one fscrypt user at once.
+concurrent_users() {
+	local tag=$1 mnt=/mnt/load key id
+	mount -t ext4 /dev/vdb $mnt 2>/dev/null || { fail "$tag.mount" "cannot mount /dev/vdb"; return; }
+	key=$(head -c 64 /dev/urandom | bin2hex)
+	id=$(fscrypt add $mnt "$key")
+	mkdir $mnt/$tag
+	fscrypt set $mnt/$tag "$id" || fail "$tag.fscrypt-policy" "cannot set the policy"
+	stress_start 4 "$SECS" "$tag"
+	dm_worker "$SECS" /dev/vda "$tag" &
+	fs_worker "$SECS" $mnt/$tag "$tag" &
+	echo "SM4RS-INFO $tag: xts(sm4) by $(serving_driver "xts(sm4)"), cbc(sm4) by $(serving_driver "cbc(sm4)")"
+	stress_check "$tag"
+	worker_check "$tag.dm-crypt-user" /tmp/dmw.$tag "256 KiB writes read back"
+	worker_check "$tag.fscrypt-user" /tmp/fsw.$tag "files read back"
+	fscrypt remove $mnt "$id" >/dev/null
+	umount $mnt
+}
+
+mkdir -p /mnt/load
+phase() { echo "SM4RS-INFO phase $1 at $(cut -d' ' -f1 /proc/uptime) s"; }
+if ! mkfs.ext4 -q -F -O encrypt -E nodiscard /dev/vdb >/tmp/mkfs.out 2>&1; then
+	fail "load.mkfs" "$(tail -n 1 /tmp/mkfs.out)"
+elif load_ours sm4-generic && load_ours sm4-ce && load_ours sm4-neon; then
+	# Unloading first: on Linux 7.3 the first fscrypt user makes blk-crypto-fallback take
+	# xts(sm4) from the driver that serves it then, for good.
+	phase unloading
+	check_unload_under_load "$SECS" unload-under-load sm4-ce sm4-neon
+	for m in sm4-ce sm4-neon; do
+		if grep -q "^$(echo $m | tr - _) " /proc/modules && [ "$(crypto_field ecb-$m selftest)" = passed ]; then
+			pass "unload-under-load.$m-back"
+		else
+			fail "unload-under-load.$m-back" "$m not loaded and registered at the end"
+		fi
+	done
+	phase concurrency
+	if rmmod sm4-ce; then
+		concurrent_users concurrent-neon
+		reload_ours sm4-ce
+		concurrent_users concurrent-ce
+	else
+		fail "concurrent-neon.rmmod" "sm4-ce could not be removed"
+	fi
+	phase faults
+	if faults_setup; then
+		# The modes share the glue and the abstraction: make test runs every mode of
+		# sm4-ce and two of sm4-neon, make test-long all of both.
+		check_faults_af_alg -sm4-ce
+		if [ "$SECS" -gt 30 ]; then
+			check_faults_af_alg -sm4-neon
+		else
+			check_faults_af_alg -sm4-neon cbc xts
+		fi
+		# dm-crypt's constructor makes hundreds of allocations for its pools after the
+		# transform: make test fails the first 60 of xts(sm4), make test-long the first
+		# 400 of each mode.
+		if [ "$SECS" -gt 30 ]; then
+			for c in "capi:xts(sm4)-plain64" "capi:cbc(sm4)-plain64" "capi:ctr(sm4)-plain64" \
+				"capi:cfb(sm4)-plain64" "capi:cts(cbc(sm4))-plain64" "capi:xts-sm4-neon-plain64"; do
+				check_faults_dm "$c" 400
+			done
+		else
+			check_faults_dm "capi:xts(sm4)-plain64" 60
+		fi
+	else
+		fail "faults.setup" "no failslab / fail_page_alloc in debugfs"
+	fi
+	phase errors
+	check_errnos -sm4-ce
+	check_errnos -sm4-neon
+	rmmod sm4-ce || fail "load.unload-all" "rmmod sm4-ce failed at the end"
+	if dmesg | grep -q "using blk-crypto-fallback"; then
+		echo "SM4RS-INFO sm4-neon stays loaded: blk-crypto-fallback holds xts(sm4) until reboot"
+	else
+		rmmod sm4-neon sm4-generic || fail "load.unload-all" "rmmod failed at the end"
+	fi
+	phase kmemleak
+	check_kmemleak
+	phase end
+fi
