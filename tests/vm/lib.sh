@@ -554,6 +554,21 @@ unload_loop() {
 	echo "$unloads $refused"
 }
 
+# rmmod_settled MODULE...: rmmod once the users are gone; the kernel may still hold the
+# module for a moment (the crypto manager testing what a reload registered), so a busy
+# module is tried again for up to 5 s.
+rmmod_settled() {
+	local m i
+	for m in "$@"; do
+		i=0
+		while ! rmmod "$m" 2>/tmp/rmmod.err; do
+			i=$((i + 1))
+			[ $i -lt 50 ] || { cat /tmp/rmmod.err; return 1; }
+			sleep 0.1
+		done
+	done
+}
+
 # check_unload_under_load SECS TAG MODULE...: N AF_ALG users of every mode (by algorithm
 # name: while a module is out, the next driver serves) while MODULEs come and go; every
 # result must be right, each module must have been out at least once and be back at the end.

@@ -54,7 +54,7 @@ elif load_ours sm4-generic && load_ours sm4-ce && load_ours sm4-neon; then
 		fi
 	done
 	phase concurrency
-	if rmmod sm4-ce; then
+	if rmmod_settled sm4-ce; then
 		concurrent_users concurrent-neon
 		reload_ours sm4-ce
 		concurrent_users concurrent-ce
@@ -88,11 +88,11 @@ elif load_ours sm4-generic && load_ours sm4-ce && load_ours sm4-neon; then
 	phase errors
 	check_errnos -sm4-ce
 	check_errnos -sm4-neon
-	rmmod sm4-ce || fail "load.unload-all" "rmmod sm4-ce failed at the end"
+	rmmod_settled sm4-ce || fail "load.unload-all" "rmmod sm4-ce failed at the end"
 	if dmesg | grep -q "using blk-crypto-fallback"; then
 		echo "SM4RS-INFO sm4-neon stays loaded: blk-crypto-fallback holds xts(sm4) until reboot"
 	else
-		rmmod sm4-neon sm4-generic || fail "load.unload-all" "rmmod failed at the end"
+		rmmod_settled sm4-neon sm4-generic || fail "load.unload-all" "rmmod failed at the end"
 	fi
 	phase kmemleak
 	check_kmemleak
