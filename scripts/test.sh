@@ -24,7 +24,7 @@ LANES=(${SM4RS_LANES:-${LANES_ALL[*]}})
 # The timed load tests (concurrency, unloading under load) last LOAD_SECS seconds each;
 # make test-long sets more.
 LOAD_SECS=${SM4RS_LOAD_SECS:-8}
-VM_TIMEOUT=${SM4RS_VM_TIMEOUT:-$((300 + 8 * LOAD_SECS))}
+VM_TIMEOUT=${SM4RS_VM_TIMEOUT:-$((300 + 15 * LOAD_SECS))}
 counts=$(mktemp)
 export SM4RS_COUNTS=$counts
 trap 'rm -f "$counts"' EXIT
