@@ -250,6 +250,20 @@ check_files() {
 	[ -s "$2" ] && (cd "$1" && sha256sum -c "$2" >/tmp/sum.out 2>&1)
 }
 
+# check_sets NAME DIR LISTDIR SET...: check_files of each SET (list LISTDIR/sums-SET), one
+# result NAME-SET each.
+check_sets() {
+	local name=$1 dir=$2 lists=$3 set
+	shift 3
+	for set in "$@"; do
+		if check_files "$dir" "$lists/sums-$set"; then
+			pass "$name-$set"
+		else
+			fail "$name-$set" "$(grep -v ': OK' /tmp/sum.out | head -n 2 | tr '\n' ' ')"
+		fi
+	done
+}
+
 # The driver that fscrypt reported for its mode $1 (SM4-XTS or SM4-CBC-CTS) in this boot.
 # Since Linux 6.19 or so, file contents go through blk-crypto, which without inline
 # encryption hardware is blk-crypto-fallback: fscrypt logs "using blk-crypto-fallback" and
@@ -308,13 +322,7 @@ fscrypt_client() {
 	last) sets="A B" ;;
 	esac
 	drop_caches
-	for set in $sets; do
-		if check_files $mnt/enc $mnt/sums-$set; then
-			pass "fscrypt.$role.read-$set"
-		else
-			fail "fscrypt.$role.read-$set" "$(grep -v ': OK' /tmp/sum.out | head -n 2 | tr '\n' ' ')"
-		fi
-	done
+	check_sets "fscrypt.$role.read" $mnt/enc $mnt $sets
 	if [ "$role" != last ]; then
 		set=B
 		[ "$role" = first ] && set=A
@@ -359,13 +367,7 @@ fscrypt_client() {
 	if [ $ok = 1 ]; then pass "fscrypt.$role.locked"; else fail "fscrypt.$role.locked" "$why"; fi
 	# Unlocked again: everything back.
 	fscrypt add $mnt "$key" >/dev/null 2>&1
-	for set in $sets; do
-		if check_files $mnt/enc $mnt/sums-$set; then
-			pass "fscrypt.$role.unlocked-$set"
-		else
-			fail "fscrypt.$role.unlocked-$set" "$(grep -v ': OK' /tmp/sum.out | head -n 2 | tr '\n' ' ')"
-		fi
-	done
+	check_sets "fscrypt.$role.unlocked" $mnt/enc $mnt $sets
 	fscrypt remove $mnt "$id" >/dev/null 2>&1
 	umount $mnt
 }
@@ -430,13 +432,7 @@ luks_client() {
 		cryptsetup close sm4luks 2>/dev/null
 		return
 	fi
-	for set in $sets; do
-		if check_files $mnt $mnt/sums-$set; then
-			pass "luks.$role.read-$set"
-		else
-			fail "luks.$role.read-$set" "$(grep -v ': OK' /tmp/sum.out | head -n 2 | tr '\n' ' ')"
-		fi
-	done
+	check_sets "luks.$role.read" $mnt $mnt $sets
 	umount $mnt
 	cryptsetup close sm4luks
 }

@@ -46,6 +46,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "failnth.h"
+
 #ifndef SOL_ALG
 #define SOL_ALG 279
 #endif
@@ -300,33 +302,6 @@ static int stress(unsigned int seconds, unsigned long long seed)
 	return bad || errors || !ok;
 }
 
-/*
- * /proc/thread-self/fail-nth, opened once: opening it while a count is armed would spend
- * the count on the open itself.
- */
-static int nth_fd = -1;
-
-static int set_fail_nth(int n)
-{
-	char s[16];
-	int len = snprintf(s, sizeof(s), "%d", n);
-
-	if (nth_fd < 0)
-		nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
-	if (nth_fd < 0)
-		return -1;
-	return pwrite(nth_fd, s, len, 0) == len ? 0 : -1;
-}
-
-/* What is left of the count: 0 once the fault was injected. */
-static int get_fail_nth(void)
-{
-	char s[16] = { 0 };
-
-	if (nth_fd < 0 || pread(nth_fd, s, sizeof(s) - 1, 0) < 0)
-		return -1;
-	return atoi(s);
-}
 
 static int faults(const char *alg, const unsigned char *key, size_t keylen,
 		  const unsigned char *iv, ssize_t ivlen, size_t len)

@@ -30,6 +30,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "failnth.h"
+
 #define NAME "sm4rs-dmfault"
 #define IOLEN 65536
 
@@ -67,33 +69,6 @@ static int dm_cmd(int ctl, unsigned long cmd, const char *table, unsigned long l
 	return ioctl(ctl, cmd, &dm) ? errno : 0;
 }
 
-/*
- * /proc/thread-self/fail-nth, opened once: opening it while a count is armed would spend
- * the count on the open itself.
- */
-static int nth_fd = -1;
-
-static int set_fail_nth(int n)
-{
-	char s[16];
-	int len = snprintf(s, sizeof(s), "%d", n);
-
-	if (nth_fd < 0)
-		nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
-	if (nth_fd < 0)
-		return -1;
-	return pwrite(nth_fd, s, len, 0) == len ? 0 : -1;
-}
-
-/* What is left of the count: 0 once the fault was injected. */
-static int get_fail_nth(void)
-{
-	char s[16] = { 0 };
-
-	if (nth_fd < 0 || pread(nth_fd, s, sizeof(s) - 1, 0) < 0)
-		return -1;
-	return atoi(s);
-}
 
 /* Writes a pattern through the mapping and reads it back; 0 if it round-trips. */
 static int check_mapping(unsigned int minor, const char *dev, unsigned int round)
