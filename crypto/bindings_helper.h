@@ -9,6 +9,8 @@
 #include <linux/highmem.h>
 #include <linux/scatterlist.h>
 #include <crypto/algapi.h>
+#include <crypto/hash.h>
+#include <crypto/internal/hash.h>
 #include <crypto/scatterwalk.h>
 #include <crypto/skcipher.h>
 #include <crypto/internal/skcipher.h>
@@ -27,6 +29,8 @@ const size_t SM4RS_CONST_CRYPTO_MINALIGN = CRYPTO_MINALIGN;
 const unsigned int SM4RS_CONST_KERNEL_HWCAP_SM4 = KERNEL_HWCAP_SM4;
 const unsigned int SM4RS_CONST_IRQ_WORK_HARD_IRQ = IRQ_WORK_HARD_IRQ;
 const int SM4RS_CONST_EDEADLK = EDEADLK;
+const size_t SM4RS_CONST_ARCH_SLAB_MINALIGN = ARCH_SLAB_MINALIGN;
+const size_t SM4RS_CONST_HASH_MAX_DESCSIZE = HASH_MAX_DESCSIZE;
 
 /*
  * crypto_simd_usable() is a macro over inline functions and per-CPU data; bindgen wraps

@@ -13,6 +13,7 @@
 //!
 //! - [`cipher`]: single-block ciphers (`CRYPTO_ALG_TYPE_CIPHER`).
 //! - [`skcipher`]: symmetric key ciphers (block cipher modes) and the skcipher walk.
+//! - [`shash`]: synchronous hashes and MACs.
 //! - [`simd`]: kernel-mode NEON sections.
 //! - [`kunit`]: KUnit suites declared from Rust, on kernels with and without `#[kunit_tests]`.
 
@@ -20,6 +21,7 @@ pub mod bindings;
 pub mod cipher;
 mod compat;
 pub mod kunit;
+pub mod shash;
 pub mod simd;
 pub mod skcipher;
 

@@ -323,3 +323,104 @@ impl Sgl {
         self.sg.as_ptr().cast_mut()
     }
 }
+
+/// A transform of a registered synchronous hash or MAC, for tests: allocated by name,
+/// digests computed at once or over several updates.
+///
+/// # Invariants
+///
+/// `tfm` is a live shash transform owned by this object.
+pub struct ShashTfm {
+    tfm: *mut bindings::crypto_shash,
+}
+
+impl ShashTfm {
+    /// Allocates a transform of the shash with driver or algorithm name `name`.
+    pub fn new(name: &CStr) -> Result<Self> {
+        // SAFETY: `name` is a valid C string.
+        let tfm = unsafe { bindings::crypto_alloc_shash(c_str_ptr(name), 0, 0) };
+        let tfm = kernel::error::from_err_ptr(tfm)?;
+        // INVARIANT: a successful allocation gives a live transform.
+        Ok(Self { tfm })
+    }
+
+    /// Sets the key (`crypto_shash_setkey()`).
+    pub fn set_key(&mut self, key: &[u8]) -> Result {
+        let len = c_uint::try_from(key.len()).map_err(|_| EINVAL)?;
+        // SAFETY: the transform is live and exclusively ours; `key` is `len` bytes.
+        to_result(unsafe { bindings::crypto_shash_setkey(self.tfm, key.as_ptr(), len) })
+    }
+
+    /// A zeroed descriptor for the transform, in 8-byte words.
+    fn desc(&self) -> Result<KVec<u64>> {
+        // SAFETY: the transform is live.
+        let descsize = unsafe { bindings::crypto_shash_descsize(self.tfm) } as usize;
+        let words = (size_of::<bindings::shash_desc>() + descsize).div_ceil(8);
+        let mut mem = KVec::<u64>::from_elem(0, words, GFP_KERNEL)?;
+        let desc = mem.as_mut_ptr().cast::<bindings::shash_desc>();
+        // SAFETY: `desc` is zeroed memory of the descriptor's size and alignment.
+        unsafe { (*desc).tfm = self.tfm };
+        Ok(mem)
+    }
+
+    /// The digest of `data`, given to the algorithm in updates of the sizes in `pieces`
+    /// (cycled; empty: one `crypto_shash_digest()` call), into `out` (the digest size).
+    pub fn digest(&self, data: &[u8], pieces: &[usize], out: &mut [u8]) -> Result {
+        let mut mem = self.desc()?;
+        let desc = mem.as_mut_ptr().cast::<bindings::shash_desc>();
+        // SAFETY: the transform is live.
+        if out.len() != unsafe { bindings::crypto_shash_digestsize(self.tfm) } as usize {
+            return Err(EINVAL);
+        }
+        let len = c_uint::try_from(data.len()).map_err(|_| EINVAL)?;
+        if pieces.is_empty() {
+            // SAFETY: `desc` is a descriptor of the live transform; `data` is `len` bytes
+            // and `out` the digest size.
+            return to_result(unsafe {
+                bindings::crypto_shash_digest(desc, data.as_ptr(), len, out.as_mut_ptr())
+            });
+        }
+        // SAFETY: as above.
+        to_result(unsafe { bindings::crypto_shash_init(desc) })?;
+        let mut rest = data;
+        let mut i = 0;
+        while !rest.is_empty() {
+            let n = pieces[i % pieces.len()].clamp(1, rest.len());
+            let (p, r) = rest.split_at(n);
+            // SAFETY: `p` is `n` readable bytes; the descriptor is initialised.
+            to_result(unsafe { bindings::crypto_shash_update(desc, p.as_ptr(), n as c_uint) })?;
+            rest = r;
+            i += 1;
+        }
+        // SAFETY: the descriptor is initialised; `out` is the digest size.
+        to_result(unsafe { bindings::crypto_shash_final(desc, out.as_mut_ptr()) })
+    }
+
+    /// Imports `state` (exactly the algorithm's state size) into a new descriptor, takes in
+    /// `data` and writes the digest: what the algorithm does with any state it is given.
+    pub fn digest_from_state(&self, state: &[u8], data: &[u8], out: &mut [u8]) -> Result {
+        let mut mem = self.desc()?;
+        let desc = mem.as_mut_ptr().cast::<bindings::shash_desc>();
+        // SAFETY: the transform is live.
+        let statesize = unsafe { bindings::crypto_shash_statesize(self.tfm) } as usize;
+        // SAFETY: the transform is live.
+        let digestsize = unsafe { bindings::crypto_shash_digestsize(self.tfm) } as usize;
+        if state.len() != statesize || out.len() != digestsize {
+            return Err(EINVAL);
+        }
+        let len = c_uint::try_from(data.len()).map_err(|_| EINVAL)?;
+        // SAFETY: `desc` is a descriptor of the live transform; `state` is the state size.
+        to_result(unsafe { bindings::crypto_shash_import(desc, state.as_ptr().cast()) })?;
+        // SAFETY: the descriptor holds an imported state; `data` is `len` bytes.
+        to_result(unsafe { bindings::crypto_shash_update(desc, data.as_ptr(), len) })?;
+        // SAFETY: as above; `out` is the digest size.
+        to_result(unsafe { bindings::crypto_shash_final(desc, out.as_mut_ptr()) })
+    }
+}
+
+impl Drop for ShashTfm {
+    fn drop(&mut self) {
+        // SAFETY: by the type invariant the transform is live and owned by us.
+        unsafe { bindings::crypto_destroy_tfm(self.tfm.cast(), &raw mut (*self.tfm).base) };
+    }
+}
