@@ -27,6 +27,7 @@
  * constants, v24-v31 the 32 round keys.
  */
 
+#include <linux/export.h>
 #include <linux/linkage.h>
 #include <asm/assembler.h>
 
@@ -677,6 +678,65 @@ SYM_FUNC_START(sm4rs_ce_xts)
 	stp	T_LO, T_HI, [IV]
 	ret
 SYM_FUNC_END(sm4rs_ce_xts)
+
+/*
+ * void sm4rs_ce_cbcmac(const u32 rk_enc[32], u8 mac[16], const u8 *src,
+ *			unsigned int nblocks);
+ *
+ * CBC-MAC over whole blocks: mac <- E(mac ^ P[i]) for each block. The chain stays in SM4E
+ * lane order as in sm4rs_ce_cbc_enc; nothing is stored but the final value.
+ */
+SYM_FUNC_START(sm4rs_ce_cbcmac)
+	cbz	NBLK, .Lcbcmac_ret
+	load_round_keys
+	load_perm WREV, .Lwordrev
+	ld1	{v16.16b}, [DST]
+	rev32	v16.16b, v16.16b		/* v16: S, the MAC in lane order */
+.Lcbcmac_loop:
+	ld1	{v0.16b}, [SRC], #16
+	rev32	v0.16b, v0.16b
+	eor	v0.16b, v0.16b, v16.16b
+	sm4_rounds1 v0
+	tbl	v16.16b, {v0.16b}, WREV.16b	/* next S */
+	sub	NBLK, NBLK, #1
+	cbnz	NBLK, .Lcbcmac_loop
+	rev32	v0.16b, v16.16b			/* the MAC, from S */
+	st1	{v0.16b}, [DST]
+.Lcbcmac_ret:
+	ret
+SYM_FUNC_END(sm4rs_ce_cbcmac)
+
+/*
+ * The C interface of upstream's sm4-ce module (arch/arm64/crypto/sm4-ce.h), which the
+ * sm4-ce-gcm and sm4-ce-ccm modules call inside their own kernel-mode NEON sections. The
+ * schedules have the same layout as upstream's (SM4EKEY's output words, and the same
+ * words in reverse order for decryption).
+ *
+ * void sm4_ce_expand_key(const u8 *key, u32 *rkey_enc, u32 *rkey_dec,
+ *			  const u32 *fk, const u32 *ck);
+ */
+SYM_FUNC_ALIAS(sm4_ce_expand_key, sm4rs_ce_expand_key)
+EXPORT_SYMBOL(sm4_ce_expand_key)
+
+/* void sm4_ce_crypt_block(const u32 *rkey, u8 *dst, const u8 *src); */
+SYM_FUNC_START(sm4_ce_crypt_block)
+	mov	NBLK, #1
+	b	sm4rs_ce_crypt
+SYM_FUNC_END(sm4_ce_crypt_block)
+EXPORT_SYMBOL(sm4_ce_crypt_block)
+
+/*
+ * void sm4_ce_cbc_enc(const u32 *rkey_enc, u8 *dst, const u8 *src, u8 *iv,
+ *		       unsigned int nblocks);
+ * Our order puts nblocks before iv: the two are swapped.
+ */
+SYM_FUNC_START(sm4_ce_cbc_enc)
+	mov	x9, x3				/* x9: iv */
+	mov	NBLK, w4
+	mov	IV, x9
+	b	sm4rs_ce_cbc_enc
+SYM_FUNC_END(sm4_ce_cbc_enc)
+EXPORT_SYMBOL(sm4_ce_cbc_enc)
 
 	.section ".rodata", "a"
 	.align	4

@@ -4,14 +4,22 @@
 //!
 //! Registers the `sm4` cipher as `sm4-ce` (priority 300) and the skciphers `ecb(sm4)`,
 //! `cbc(sm4)`, `cfb(sm4)`, `ctr(sm4)`, `cts(cbc(sm4))` and `xts(sm4)` as `<mode>-sm4-ce`
-//! (priority 400). The block work is done by `sm4_ce_core.S`; the modes are `lib/modes.rs`.
-//! Loads only on CPUs with the SM4 instructions.
+//! (priority 400), and the MACs `cmac(sm4)`, `xcbc(sm4)` and `cbcmac(sm4)` as `<mac>-sm4-ce`
+//! (priority 400). The block work is done by `sm4_ce_core.S`; the modes are `lib/modes.rs`,
+//! the MACs `lib/mac.rs`. Loads only on CPUs with the SM4 instructions.
+//!
+//! `sm4_ce_core.S` also exports upstream's C interface of this module (`sm4_ce_expand_key`,
+//! `sm4_ce_crypt_block`, `sm4_ce_cbc_enc`), which the `sm4-ce-gcm` and `sm4-ce-ccm` modules
+//! link against.
 
 // Out of tree, each module compiles its own copy of the abstraction and of the SM4 code and
 // uses a part of them; their `pub` items are the API they would have in `kernel::crypto`.
 #[path = "crypto/mod.rs"]
 #[allow(dead_code, unreachable_pub)]
 mod crypto;
+#[path = "lib/mac.rs"]
+#[allow(dead_code)]
+mod mac;
 #[path = "lib/modes.rs"]
 #[allow(dead_code)]
 mod modes;
@@ -22,6 +30,7 @@ mod sm4;
 use core::ffi::{c_uint, CStr};
 use crypto::{
     cipher,
+    shash,
     simd::{self, Neon, Simd},
     skcipher::{self, InOut},
 };
@@ -29,6 +38,7 @@ use kernel::{
     error::code::{EINVAL, ENODEV},
     prelude::*,
 };
+use mac::MacBackend;
 use modes::{Backend, Iv};
 use sm4::{RoundKeys, BLOCK_SIZE, KEY_SIZE};
 
@@ -47,6 +57,9 @@ crypto::module! {
         "crypto-ctr(sm4)", "crypto-ctr-sm4-ce",
         "crypto-cts(cbc(sm4))", "crypto-cts-cbc-sm4-ce",
         "crypto-xts(sm4)", "crypto-xts-sm4-ce",
+        "crypto-cmac(sm4)", "crypto-cmac-sm4-ce",
+        "crypto-xcbc(sm4)", "crypto-xcbc-sm4-ce",
+        "crypto-cbcmac(sm4)", "crypto-cbcmac-sm4-ce",
     ],
 }
 
@@ -107,6 +120,7 @@ mod asm {
             tweak: *mut u8,
             rk2: *const u32,
         );
+        pub(super) fn sm4rs_ce_cbcmac(rk: *const u32, mac: *mut u8, src: *const u8, n: c_uint);
     }
 }
 
@@ -213,6 +227,19 @@ impl Backend for Ce {
     }
 }
 
+impl MacBackend for Ce {
+    const CMAC: &'static CStr = c"cmac-sm4-ce";
+    const XCBC: &'static CStr = c"xcbc-sm4-ce";
+    const CBCMAC: &'static CStr = c"cbcmac-sm4-ce";
+
+    fn cbcmac(_: &Neon, rk: &RoundKeys, mac: &mut sm4::Block, data: &[u8]) {
+        let n = c_uint::try_from(data.len() / BLOCK_SIZE).unwrap_or(c_uint::MAX);
+        // SAFETY: a NEON section is open (the caller holds the token); `data` has `n` whole
+        // blocks, `mac` is one block and `rk` 32 round keys.
+        unsafe { asm::sm4rs_ce_cbcmac(rk.0.as_ptr(), mac.as_mut_ptr(), data.as_ptr(), n) }
+    }
+}
+
 /// The `sm4` cipher with SM4E, one block at a time; the Rust code when NEON is not usable.
 struct Sm4CeCipher;
 
@@ -250,6 +277,7 @@ impl cipher::Cipher for Sm4CeCipher {
 struct Sm4CeModule {
     _cipher: cipher::Registration<Sm4CeCipher>,
     _skciphers: skcipher::Registration<6>,
+    _macs: shash::Registration<3>,
 }
 
 impl kernel::Module for Sm4CeModule {
@@ -262,6 +290,14 @@ impl kernel::Module for Sm4CeModule {
         Ok(Self {
             _cipher: cipher::Registration::new(module)?,
             _skciphers: skcipher::Registration::new(module, modes::algs::<Ce>())?,
+            _macs: shash::Registration::new(
+                module,
+                [
+                    shash::alg::<mac::Cmac<Ce>>(),
+                    shash::alg::<mac::Xcbc<Ce>>(),
+                    shash::alg::<mac::CbcMac<Ce>>(),
+                ],
+            )?,
         })
     }
 }

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! SM4 MACs over a back end's block cores: CBC-MAC (the `cbcmac` that `ccm` is built on),
+//! CMAC (NIST SP 800-38B) and XCBC-MAC (RFC 3566).
+//!
+//! The three share their state and their update: a request keeps the MAC XORed with the
+//! bytes of the current block taken in so far, and encrypts that block only when more data
+//! follows, so that the last block is still open when the MAC is finished (CMAC and XCBC
+//! XOR a key-derived constant into it before its encryption). Whole blocks in between go
+//! through the back end's CBC-MAC core in one NEON section; where NEON may not be used,
+//! the plain Rust SM4 does the same work.
+
+use crate::crypto::{
+    shash::{PlainState, Shash},
+    simd::{Neon, Simd},
+    skcipher::InOut,
+};
+use crate::modes::Backend;
+use crate::sm4::{self, Block, RoundKeys, BLOCK_SIZE, KEY_SIZE};
+use core::{ffi::CStr, marker::PhantomData};
+use kernel::error::{code::EINVAL, Result};
+
+/// The MAC routines of a back end, over its [`Backend`] key schedule and ECB core.
+pub(crate) trait MacBackend: Backend {
+    /// Driver names of the back end's `cmac(sm4)`, `xcbc(sm4)` and `cbcmac(sm4)`.
+    const CMAC: &'static CStr;
+    /// See [`MacBackend::CMAC`].
+    const XCBC: &'static CStr;
+    /// See [`MacBackend::CMAC`].
+    const CBCMAC: &'static CStr;
+
+    /// `mac <- E(mac ^ block)` for each whole block of `data` (a multiple of the block
+    /// size), with the encryption schedule `rk`.
+    fn cbcmac(neon: &Neon, rk: &RoundKeys, mac: &mut Block, data: &[u8]);
+}
+
+/// The key of a MAC transform: the cipher's schedule and the two constants XORed into the
+/// last block (CMAC: K1 for a whole block, K2 for a padded one; XCBC: K2 and K3).
+/// Wiped when dropped.
+#[derive(Default)]
+pub(crate) struct MacKey {
+    key: sm4::Key,
+    whole: Block,
+    padded: Block,
+}
+
+impl Drop for MacKey {
+    fn drop(&mut self) {
+        wipe_block(&mut self.whole);
+        wipe_block(&mut self.padded);
+    }
+}
+
+/// The state of a MAC request: the MAC XORed with the `len` bytes (0 to 16) of the current
+/// block taken in.
+#[derive(Clone, Copy)]
+#[repr(C)]
+pub(crate) struct MacState {
+    mac: Block,
+    len: u8,
+}
+
+// SAFETY: a byte array and a byte, no padding, no `Drop`; every value is valid (a `len`
+// above the block size is read as the block size).
+unsafe impl PlainState for MacState {}
+
+impl MacState {
+    fn new() -> Self {
+        Self {
+            mac: [0; BLOCK_SIZE],
+            len: 0,
+        }
+    }
+
+    /// Bytes of the current block taken in, whatever the descriptor's bytes were.
+    fn taken(&self) -> usize {
+        usize::from(self.len).min(BLOCK_SIZE)
+    }
+}
+
+fn wipe_block(b: &mut Block) {
+    for x in b.iter_mut() {
+        // SAFETY: `x` is a valid, writable byte.
+        unsafe { core::ptr::write_volatile(x, 0) };
+    }
+}
+
+fn xor_into(dst: &mut [u8], src: &[u8]) {
+    for (d, s) in dst.iter_mut().zip(src) {
+        *d ^= s;
+    }
+}
+
+/// Encrypts `block` in place with the encryption schedule of `key`.
+fn encrypt<B: MacBackend>(key: &sm4::Key, block: &mut Block, simd: &mut Simd) {
+    let done = simd.neon(|neon| B::ecb(neon, &key.enc, &mut InOut::in_place(block), 1));
+    if done.is_none() {
+        key.enc.crypt_block(block);
+    }
+}
+
+/// Multiplication by x in GF(2^128) (big-endian, x^128 = x^7 + x^2 + x + 1), in time
+/// independent of the value.
+fn double(b: &Block) -> Block {
+    let v = u128::from_be_bytes(*b);
+    let carry = (v >> 127) as u8;
+    let mut out = (v << 1).to_be_bytes();
+    out[BLOCK_SIZE - 1] ^= 0x87 & 0u8.wrapping_sub(carry);
+    out
+}
+
+/// Expands `bytes` (exactly [`KEY_SIZE`]) into `key`.
+fn expand<B: MacBackend>(key: &mut sm4::Key, bytes: &[u8], simd: &mut Simd) -> Result {
+    let bytes: &[u8; KEY_SIZE] = bytes.try_into().map_err(|_| EINVAL)?;
+    B::expand_key(bytes, key, simd);
+    Ok(())
+}
+
+/// Takes in `data`: fills the current block; if more data follows, encrypts it, then the
+/// whole blocks but the last (which stays open, with 1 to 16 bytes).
+fn update<B: MacBackend>(key: &MacKey, st: &mut MacState, data: &[u8], simd: &mut Simd) {
+    let len = st.taken();
+    let take = (BLOCK_SIZE - len).min(data.len());
+    let (head, data) = data.split_at(take);
+    xor_into(&mut st.mac[len..], head);
+    if data.is_empty() {
+        st.len = (len + take) as u8;
+        return;
+    }
+    // The current block is complete and more follows.
+    let open = (data.len() - 1) % BLOCK_SIZE + 1;
+    let (bulk, tail) = data.split_at(data.len() - open);
+    let rk = &key.key.enc;
+    let done = simd.neon(|neon| {
+        B::ecb(neon, rk, &mut InOut::in_place(&mut st.mac), 1);
+        B::cbcmac(neon, rk, &mut st.mac, bulk);
+    });
+    if done.is_none() {
+        rk.crypt_block(&mut st.mac);
+        for b in bulk.chunks_exact(BLOCK_SIZE) {
+            xor_into(&mut st.mac, b);
+            rk.crypt_block(&mut st.mac);
+        }
+    }
+    xor_into(&mut st.mac, tail);
+    st.len = open as u8;
+}
+
+/// CMAC and XCBC: the last block, whole or padded with 0x80 0x00..., XORed with its
+/// constant and encrypted.
+fn finish_keyed<B: MacBackend>(key: &MacKey, st: &mut MacState, out: &mut Block, s: &mut Simd) {
+    let len = st.taken();
+    if len == BLOCK_SIZE {
+        xor_into(&mut st.mac, &key.whole);
+    } else {
+        st.mac[len] ^= 0x80;
+        xor_into(&mut st.mac, &key.padded);
+    }
+    encrypt::<B>(&key.key, &mut st.mac, s);
+    *out = st.mac;
+    wipe_block(&mut st.mac);
+}
+
+/// `cmac(sm4)`.
+pub(crate) struct Cmac<B>(PhantomData<B>);
+
+impl<B: MacBackend> Shash for Cmac<B> {
+    const NAME: &'static CStr = c"cmac(sm4)";
+    const DRIVER_NAME: &'static CStr = B::CMAC;
+    const PRIORITY: i32 = B::PRIORITY;
+    const BLOCK_SIZE: u32 = BLOCK_SIZE as u32;
+    type Digest = Block;
+    type Key = MacKey;
+    type State = MacState;
+
+    /// L = E(K, 0), K1 = L * x, K2 = K1 * x (SP 800-38B, 6.1).
+    fn set_key(key: &mut MacKey, bytes: &[u8], simd: &mut Simd) -> Result {
+        expand::<B>(&mut key.key, bytes, simd)?;
+        let mut l = [0u8; BLOCK_SIZE];
+        encrypt::<B>(&key.key, &mut l, simd);
+        key.whole = double(&l);
+        key.padded = double(&key.whole);
+        wipe_block(&mut l);
+        Ok(())
+    }
+
+    fn init(_: &MacKey) -> MacState {
+        MacState::new()
+    }
+
+    fn update(key: &MacKey, st: &mut MacState, data: &[u8], simd: &mut Simd) {
+        update::<B>(key, st, data, simd);
+    }
+
+    fn finish(key: &MacKey, st: &mut MacState, out: &mut Block, simd: &mut Simd) {
+        finish_keyed::<B>(key, st, out, simd);
+    }
+}
+
+/// `xcbc(sm4)`.
+pub(crate) struct Xcbc<B>(PhantomData<B>);
+
+impl<B: MacBackend> Shash for Xcbc<B> {
+    const NAME: &'static CStr = c"xcbc(sm4)";
+    const DRIVER_NAME: &'static CStr = B::XCBC;
+    const PRIORITY: i32 = B::PRIORITY;
+    const BLOCK_SIZE: u32 = BLOCK_SIZE as u32;
+    type Digest = Block;
+    type Key = MacKey;
+    type State = MacState;
+
+    /// K1 = E(K, 0x01..), K2 = E(K, 0x02..), K3 = E(K, 0x03..); the MAC is keyed with K1
+    /// (RFC 3566, 4).
+    fn set_key(key: &mut MacKey, bytes: &[u8], simd: &mut Simd) -> Result {
+        expand::<B>(&mut key.key, bytes, simd)?;
+        let mut k1 = [0x01u8; BLOCK_SIZE];
+        key.whole = [0x02; BLOCK_SIZE];
+        key.padded = [0x03; BLOCK_SIZE];
+        encrypt::<B>(&key.key, &mut k1, simd);
+        encrypt::<B>(&key.key, &mut key.whole, simd);
+        encrypt::<B>(&key.key, &mut key.padded, simd);
+        B::expand_key(&k1, &mut key.key, simd);
+        wipe_block(&mut k1);
+        Ok(())
+    }
+
+    fn init(_: &MacKey) -> MacState {
+        MacState::new()
+    }
+
+    fn update(key: &MacKey, st: &mut MacState, data: &[u8], simd: &mut Simd) {
+        update::<B>(key, st, data, simd);
+    }
+
+    fn finish(key: &MacKey, st: &mut MacState, out: &mut Block, simd: &mut Simd) {
+        finish_keyed::<B>(key, st, out, simd);
+    }
+}
+
+/// `cbcmac(sm4)`: CBC-MAC with a zero IV, the last block zero-padded (as the kernel's
+/// `cbcmac` template, which `ccm` uses).
+pub(crate) struct CbcMac<B>(PhantomData<B>);
+
+impl<B: MacBackend> Shash for CbcMac<B> {
+    const NAME: &'static CStr = c"cbcmac(sm4)";
+    const DRIVER_NAME: &'static CStr = B::CBCMAC;
+    const PRIORITY: i32 = B::PRIORITY;
+    const BLOCK_SIZE: u32 = 1;
+    type Digest = Block;
+    type Key = MacKey;
+    type State = MacState;
+
+    fn set_key(key: &mut MacKey, bytes: &[u8], simd: &mut Simd) -> Result {
+        expand::<B>(&mut key.key, bytes, simd)
+    }
+
+    fn init(_: &MacKey) -> MacState {
+        MacState::new()
+    }
+
+    fn update(key: &MacKey, st: &mut MacState, data: &[u8], simd: &mut Simd) {
+        update::<B>(key, st, data, simd);
+    }
+
+    fn finish(key: &MacKey, st: &mut MacState, out: &mut Block, simd: &mut Simd) {
+        if st.taken() > 0 {
+            encrypt::<B>(&key.key, &mut st.mac, simd);
+        }
+        *out = st.mac;
+        wipe_block(&mut st.mac);
+    }
+}
