@@ -55,6 +55,34 @@ check_selftest() {
 	esac
 }
 
+# Upstream's C sm4-ce-gcm and sm4-ce-ccm, from this kernel's build, loaded on top of our
+# sm4-ce: they link against the C interface it exports (sm4_ce_expand_key,
+# sm4_ce_crypt_block, sm4_ce_cbc_enc). Each must load, pass testmgr on registration, serve
+# its algorithm and pass tcrypt's test of it; then they are unloaded (they pin sm4-ce).
+check_upstream_aead() {
+	local m drv
+	# The standard's FK/CK tables they also import (crypto/sm4.ko unless built in).
+	[ -f /lib/modules/kernel/sm4.ko ] && insmod /lib/modules/kernel/sm4.ko 2>/dev/null
+	for m in gcm ccm; do
+		if ! insmod "/lib/modules/kernel/sm4-ce-$m.ko" 2>/tmp/err; then
+			fail "exports.load-sm4-ce-$m" "$(cat /tmp/err)"
+			continue
+		fi
+		pass "exports.load-sm4-ce-$m"
+		check_selftest "$m-sm4-ce"
+		drv=$(serving_driver "$m(sm4)")
+		if [ "$drv" = "$m-sm4-ce" ]; then pass "served.$m(sm4)"; else fail "served.$m(sm4)" "served by '$drv'"; fi
+	done
+	run_tcrypt_test 55 "gcm(sm4) on upstream gcm-sm4-ce over our exports"
+	run_tcrypt_test 56 "ccm(sm4) on upstream ccm-sm4-ce over our exports"
+	rmmod sm4_ce_gcm sm4_ce_ccm 2>/dev/null
+	if grep -qE '^driver *: (gcm|ccm)-sm4-ce$' /proc/crypto; then
+		fail "exports.unload" "sm4-ce-gcm/ccm still registered"
+	else
+		pass "exports.unload"
+	fi
+}
+
 # Runs tcrypt in mode $1 (testmgr on the algorithms of that mode) and checks the log.
 run_tcrypt_test() {
 	local mode=$1 name=$2 log

@@ -2,10 +2,12 @@
 # Scenario "test-max" (-cpu max, with SM4 and NEON): sm4-generic, sm4-ce and sm4-neon. The
 # KUnit suites of all three run when sm4_kunit is loaded; testmgr (with the extended tests)
 # checks every algorithm on registration; the crypto API must pick sm4-ce, and testmgr
-# checks it again through tcrypt; sm4-neon, outranked, is tested by driver name. fscrypt
+# checks it again through tcrypt; sm4-neon, outranked, is tested by driver name. Upstream's
+# C sm4-ce-gcm and sm4-ce-ccm load on sm4-ce's exports and pass their self-tests. fscrypt
 # (ext4) and cryptsetup LUKS2 write data with sm4-ce that the next boots read back.
 
-CE_DRIVERS="sm4-ce ecb-sm4-ce cbc-sm4-ce ctr-sm4-ce cts-cbc-sm4-ce xts-sm4-ce"
+CE_DRIVERS="sm4-ce ecb-sm4-ce cbc-sm4-ce ctr-sm4-ce cts-cbc-sm4-ce xts-sm4-ce cmac-sm4-ce
+	xcbc-sm4-ce cbcmac-sm4-ce"
 NEON_DRIVERS="ecb-sm4-neon cbc-sm4-neon ctr-sm4-neon cts-cbc-sm4-neon xts-sm4-neon"
 
 XTS_KEY=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
@@ -14,7 +16,8 @@ if load_ours sm4-generic && load_ours sm4-ce && load_ours sm4-neon && load_ours 
 		check_selftest "$drv"
 	done
 	for pair in "sm4 sm4-ce" "ecb(sm4) ecb-sm4-ce" "cbc(sm4) cbc-sm4-ce" "cfb(sm4) cfb-sm4-ce" \
-		"ctr(sm4) ctr-sm4-ce" "cts(cbc(sm4)) cts-cbc-sm4-ce" "xts(sm4) xts-sm4-ce"; do
+		"ctr(sm4) ctr-sm4-ce" "cts(cbc(sm4)) cts-cbc-sm4-ce" "xts(sm4) xts-sm4-ce" \
+		"cmac(sm4) cmac-sm4-ce" "xcbc(sm4) xcbc-sm4-ce" "cbcmac(sm4) cbcmac-sm4-ce"; do
 		set -- $pair
 		drv=$(serving_driver "$1")
 		if [ "$drv" = "$2" ]; then pass "served.$1"; else fail "served.$1" "served by '$drv'"; fi
@@ -23,6 +26,7 @@ if load_ours sm4-generic && load_ours sm4-ce && load_ours sm4-neon && load_ours 
 	run_tcrypt_test 59 "cts(cbc(sm4-ce))"
 	run_tcrypt_test 55 "gcm(sm4) over ctr-sm4-ce"
 	run_tcrypt_test 56 "ccm(sm4) over sm4-ce"
+	check_upstream_aead
 	run_tcrypt_speed "sm4-ce"
 	check_af_alg ""
 	check_af_alg "-sm4-neon"
