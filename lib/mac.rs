@@ -237,6 +237,14 @@ impl<B: MacBackend> Shash for Xcbc<B> {
     }
 }
 
+/// The block size of `cbcmac`: the kernel's template (which testmgr compares with) has 1 here.
+#[cfg(not(sm4rs_cbcmac_cipher_block))]
+const CBCMAC_BLOCK_SIZE: u32 = 1;
+/// The block size of `cbcmac`: the kernel's template (which testmgr compares with) has the
+/// cipher's here.
+#[cfg(sm4rs_cbcmac_cipher_block)]
+const CBCMAC_BLOCK_SIZE: u32 = BLOCK_SIZE as u32;
+
 /// `cbcmac(sm4)`: CBC-MAC with a zero IV, the last block zero-padded (as the kernel's
 /// `cbcmac` template, which `ccm` uses).
 pub(crate) struct CbcMac<B>(PhantomData<B>);
@@ -245,7 +253,7 @@ impl<B: MacBackend> Shash for CbcMac<B> {
     const NAME: &'static CStr = c"cbcmac(sm4)";
     const DRIVER_NAME: &'static CStr = B::CBCMAC;
     const PRIORITY: i32 = B::PRIORITY;
-    const BLOCK_SIZE: u32 = 1;
+    const BLOCK_SIZE: u32 = CBCMAC_BLOCK_SIZE;
     type Digest = Block;
     type Key = MacKey;
     type State = MacState;
