@@ -12,11 +12,13 @@
 //! `sm4_ce_crypt_block`, `sm4_ce_cbc_enc`), which the `sm4-ce-gcm` and `sm4-ce-ccm` modules
 //! link against.
 
+// sm4rs-oot-begin
 // Out of tree, each module compiles its own copy of the abstraction and of the SM4 code and
 // uses a part of them; their `pub` items are the API they would have in `kernel::crypto`.
 #[path = "crypto/mod.rs"]
 #[allow(dead_code, unreachable_pub)]
 mod crypto;
+// sm4rs-oot-end
 #[path = "lib/mac.rs"]
 #[allow(dead_code)]
 mod mac;
@@ -29,8 +31,7 @@ mod sm4;
 
 use core::ffi::{c_uint, CStr};
 use crypto::{
-    cipher,
-    shash,
+    cipher, shash,
     simd::{self, Neon, Simd},
     skcipher::{self, InOut},
 };

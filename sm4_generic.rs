@@ -9,11 +9,13 @@
 //! against it. The algorithm itself is `lib/sm4.rs`, shared with the host tests; its KUnit
 //! suite is the separate test module `tests/kunit/sm4_generic_kunit.rs`.
 
+// sm4rs-oot-begin
 // Out of tree, each module compiles its own copy of the abstraction and of the SM4 core and
 // uses a part of them; their `pub` items are the API they would have in `kernel::crypto`.
 #[path = "crypto/mod.rs"]
 #[allow(dead_code, unreachable_pub)]
 mod crypto;
+// sm4rs-oot-end
 #[path = "lib/sm4.rs"]
 #[allow(dead_code, unreachable_pub)]
 mod sm4;

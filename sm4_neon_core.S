@@ -14,9 +14,10 @@
  * is L(B) = B ^ rol(B, 24) ^ rol(B ^ rol(B, 8) ^ rol(B, 16), 2), with the byte rotations
  * done by `tbl`/`rev32` and the 2-bit one by `shl` + `sri`.
  *
- * Registers (AAPCS64): x0-x6 arguments, x9 scratch, x10 the round key pointer; v0-v7 the state, v8 the round key
- * (all lanes), v9 the constant 64, v10/v11 the rol-8/rol-24 byte permutations, v12-v15
- * scratch (v8-v15 are callee-saved: their low halves are spilled), v16-v31 the S-box.
+ * Registers (AAPCS64): x0-x6 arguments, x9 scratch, x10 the round key pointer; v0-v7 the
+ * state, v8 the round key (all lanes), v9 the constant 64, v10/v11 the rol-8/rol-24 byte
+ * permutations, v12-v15 scratch (v8-v15 are callee-saved: their low halves are spilled),
+ * v16-v31 the S-box.
  */
 
 #include <linux/linkage.h>

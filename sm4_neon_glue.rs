@@ -23,11 +23,13 @@
 //! - The key schedule is the Rust one, with the S-box in memory: its timing may depend on
 //!   the key.
 
+// sm4rs-oot-begin
 // Out of tree, each module compiles its own copy of the abstraction and of the SM4 code and
 // uses a part of them; their `pub` items are the API they would have in `kernel::crypto`.
 #[path = "crypto/mod.rs"]
 #[allow(dead_code, unreachable_pub)]
 mod crypto;
+// sm4rs-oot-end
 #[path = "lib/modes.rs"]
 #[allow(dead_code)]
 mod modes;

@@ -20,7 +20,7 @@
 #include <linux/irq_work.h>
 #include <linux/kmemleak.h>
 #include <linux/refcount.h>
-#include <asm/cpufeature.h>
+#include <linux/cpufeature.h>
 #include <asm/neon.h>
 #include <asm/simd.h>
 
@@ -28,14 +28,11 @@
 const size_t SM4RS_CONST_CRYPTO_MINALIGN = CRYPTO_MINALIGN;
 const unsigned int SM4RS_CONST_KERNEL_HWCAP_SM4 = KERNEL_HWCAP_SM4;
 const unsigned int SM4RS_CONST_IRQ_WORK_HARD_IRQ = IRQ_WORK_HARD_IRQ;
-const int SM4RS_CONST_EDEADLK = EDEADLK;
+const unsigned int SM4RS_CONST_EDEADLK = EDEADLK;
 const size_t SM4RS_CONST_ARCH_SLAB_MINALIGN = ARCH_SLAB_MINALIGN;
 const size_t SM4RS_CONST_HASH_MAX_DESCSIZE = HASH_MAX_DESCSIZE;
 
-/*
- * crypto_simd_usable() is a macro over inline functions and per-CPU data; bindgen wraps
- * this in an out-of-line function (--wrap-static-fns) compiled into the module.
- */
+/* crypto_simd_usable(), a macro over inline functions and per-CPU data. */
 static inline bool sm4rs_crypto_simd_usable(void)
 {
 	return crypto_simd_usable();
@@ -57,7 +54,7 @@ static inline bool sm4rs_may_use_neon(void)
 }
 
 /* The number of references to a registered algorithm (1: only the registration's). */
-static inline unsigned int sm4rs_alg_refcount(struct crypto_alg *alg)
+static inline unsigned int sm4rs_crypto_alg_refcount(struct crypto_alg *alg)
 {
 	return refcount_read(&alg->cra_refcnt);
 }
@@ -106,8 +103,11 @@ static inline void sm4rs_sg_copy(void *buf, struct scatterlist *sg, unsigned int
 	scatterwalk_map_and_copy(buf, sg, start, nbytes, out);
 }
 
-/* Tells kmemleak that memory deliberately never freed is not a leak. */
-static inline void sm4rs_kmemleak_not_leak(const void *p)
+/*
+ * Tells kmemleak that an algorithm description deliberately never freed (still used after
+ * its registration was dropped) is not a leak.
+ */
+static inline void sm4rs_crypto_keep_alg(const void *p)
 {
 	kmemleak_not_leak(p);
 }

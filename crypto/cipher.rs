@@ -242,7 +242,7 @@ impl<T: Cipher> Drop for Registration<T> {
             // exit) and use the description: leaked, never freed, and not reported as a
             // leak.
             // SAFETY: the allocation is valid; kmemleak only records the address.
-            unsafe { bindings::sm4rs_kmemleak_not_leak(self.alg.get().cast()) };
+            unsafe { bindings::sm4rs_crypto_keep_alg(self.alg.get().cast()) };
         }
     }
 }

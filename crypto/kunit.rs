@@ -122,7 +122,7 @@ pub const fn case<C: Case>(name: &'static core::ffi::CStr) -> bindings::kunit_ca
     // `KUNIT_CASE()` leaves in the fields it does not name).
     let mut c: bindings::kunit_case = unsafe { core::mem::zeroed() };
     c.run_case = Some(run_case::<C>);
-    c.name = super::c_str_ptr(name);
+    c.name = name.as_ptr();
     c
 }
 
@@ -223,7 +223,8 @@ pub(crate) use skip_unless;
 macro_rules! suite {
     ($suite:expr, [$($test:ident),+ $(,)?]) => {
         const _: () = {
-            use $crate::crypto::{bindings, kunit};
+            use $crate::crypto::bindings;
+            use $crate::crypto::kunit;
             $(
                 #[allow(non_camel_case_types)]
                 struct $test {}
@@ -234,7 +235,8 @@ macro_rules! suite {
                     }
                 }
             )+
-            static CASES: kunit::KunitCell<[bindings::kunit_case; [$(stringify!($test)),+].len() + 1]> =
+            const NCASES: usize = [$(stringify!($test)),+].len() + 1;
+            static CASES: kunit::KunitCell<[bindings::kunit_case; NCASES]> =
                 kunit::KunitCell::new([
                     $(kunit::case::<$test>(
                         match core::ffi::CStr::from_bytes_with_nul(
@@ -256,3 +258,19 @@ macro_rules! suite {
 }
 #[allow(unused_imports)]
 pub(crate) use suite;
+
+/// The `&'static ThisModule` of the module being built, outside `Module::init` (Linux 6.12's
+/// `module!` defines a `THIS_MODULE` static, later kernels a `ModuleMetadata` constant).
+#[allow(unused_macros)]
+macro_rules! this_module {
+    () => {{
+        #[cfg(sm4rs_module_metadata)]
+        let m: &'static ::kernel::ThisModule =
+            &<crate::LocalModule as ::kernel::ModuleMetadata>::THIS_MODULE;
+        #[cfg(not(sm4rs_module_metadata))]
+        let m: &'static ::kernel::ThisModule = &crate::THIS_MODULE;
+        m
+    }};
+}
+#[allow(unused_imports)]
+pub(crate) use this_module;

@@ -6,21 +6,27 @@
 //! C headers: [`include/linux/crypto.h`](srctree/include/linux/crypto.h),
 //! [`include/crypto/algapi.h`](srctree/include/crypto/algapi.h).
 //!
-//! This is written the way it would be proposed for `rust/kernel/crypto/`. Until then each
-//! module of this project compiles it in as `crate::crypto` (with `#[path]`), and it binds the
-//! C API through its own bindgen run ([`bindings`]), because the kernel's `bindings` crate has
-//! no crypto headers. Drivers use the safe types here and never the raw bindings.
+//! Drivers use the safe types here and never the raw bindings.
 //!
+// sm4rs-oot-begin
+//! This is written the way it is proposed for `rust/kernel/crypto/` (`make patches` turns it
+//! into that). Out of tree each module compiles it in as `crate::crypto` (with `#[path]`),
+//! and it binds the C API through its own bindgen run ([`bindings`]), because the kernel's
+//! `bindings` crate has no crypto headers.
+//!
+// sm4rs-oot-end
 //! - [`cipher`]: single-block ciphers (`CRYPTO_ALG_TYPE_CIPHER`).
 //! - [`skcipher`]: symmetric key ciphers (block cipher modes) and the skcipher walk.
 //! - [`shash`]: synchronous hashes and MACs.
 //! - [`simd`]: kernel-mode NEON sections.
-//! - [`kunit`]: KUnit suites declared from Rust, on kernels with and without `#[kunit_tests]`.
 
+// sm4rs-oot-begin
 pub mod bindings;
+pub mod kunit;
+// sm4rs-oot-end
+// sm4rs-in-tree: use crate::bindings;
 pub mod cipher;
 mod compat;
-pub mod kunit;
 pub mod shash;
 pub mod simd;
 pub mod skcipher;
@@ -30,7 +36,7 @@ use core::ffi::{c_char, CStr};
 /// `EDEADLK`, which the skcipher walk returns in hard interrupt context, and requests where
 /// NEON may not be used (Linux 6.12's `kernel::error::code` lacks it).
 pub fn edeadlk() -> kernel::error::Error {
-    kernel::error::Error::from_errno(-bindings::SM4RS_CONST_EDEADLK)
+    kernel::error::Error::from_errno(-(bindings::SM4RS_CONST_EDEADLK as i32))
 }
 
 /// A block of bytes: the unit an algorithm transforms, and the type of its IVs.
@@ -65,12 +71,6 @@ pub(crate) const fn name_array<const N: usize>(name: &CStr) -> [c_char; N] {
         i += 1;
     }
     out
-}
-
-/// The address of `s` for C (`CStr::as_ptr`, without the kernel's `char` signedness
-/// concern: the kernel's `char` is unsigned, and so is `c_char` on arm64).
-pub(crate) const fn c_str_ptr(s: &CStr) -> *const c_char {
-    s.to_bytes_with_nul().as_ptr().cast()
 }
 
 /// Bytes that hold secret or sensitive data on the stack (key material, plaintext,
@@ -139,6 +139,7 @@ pub(crate) unsafe fn wipe(ptr: *mut u8, len: usize) {
     core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
 }
 
+// sm4rs-oot-begin
 /// Declares the module, hiding the differences between the `module!` macros of the kernels
 /// this project supports (6.12 takes one `author`, later kernels a list of `authors`).
 macro_rules! module {
@@ -171,19 +172,4 @@ macro_rules! module {
     };
 }
 pub(crate) use module;
-
-/// The `&'static ThisModule` of the module being built, outside `Module::init` (Linux 6.12's
-/// `module!` defines a `THIS_MODULE` static, later kernels a `ModuleMetadata` constant).
-#[allow(unused_macros)]
-macro_rules! this_module {
-    () => {{
-        #[cfg(sm4rs_module_metadata)]
-        let m: &'static ::kernel::ThisModule =
-            &<crate::LocalModule as ::kernel::ModuleMetadata>::THIS_MODULE;
-        #[cfg(not(sm4rs_module_metadata))]
-        let m: &'static ::kernel::ThisModule = &crate::THIS_MODULE;
-        m
-    }};
-}
-#[allow(unused_imports)]
-pub(crate) use this_module;
+// sm4rs-oot-end

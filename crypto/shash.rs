@@ -312,7 +312,7 @@ impl<const N: usize> Drop for Registration<N> {
             unsafe { ManuallyDrop::drop(&mut self.algs) };
         } else {
             // SAFETY: the allocation is valid; kmemleak only records the address.
-            unsafe { bindings::sm4rs_kmemleak_not_leak(self.algs.get().cast()) };
+            unsafe { bindings::sm4rs_crypto_keep_alg(self.algs.get().cast()) };
         }
     }
 }

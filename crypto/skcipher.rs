@@ -321,7 +321,7 @@ impl<const N: usize> Drop for Registration<N> {
             // exit) and use the descriptions: leaked, never freed, and not reported as a
             // leak.
             // SAFETY: the allocation is valid; kmemleak only records the address.
-            unsafe { bindings::sm4rs_kmemleak_not_leak(self.algs.get().cast()) };
+            unsafe { bindings::sm4rs_crypto_keep_alg(self.algs.get().cast()) };
         }
     }
 }

@@ -4,7 +4,7 @@
 //! KUnit suites. Only the test modules include this file (as `crate::testing`); drivers
 //! never need it, so production modules carry none of it.
 
-use crate::crypto::{bindings, c_str_ptr};
+use crate::crypto::bindings;
 use core::{
     ffi::{c_uint, CStr},
     mem::size_of,
@@ -31,7 +31,7 @@ impl CipherTfm {
         // SAFETY: `name` is a valid C string; the type and mask select a cipher.
         let tfm = unsafe {
             bindings::crypto_alloc_base(
-                c_str_ptr(name),
+                name.as_ptr(),
                 bindings::CRYPTO_ALG_TYPE_CIPHER,
                 bindings::CRYPTO_ALG_TYPE_MASK,
             )
@@ -105,7 +105,7 @@ impl SkcipherTfm {
     pub fn new(name: &CStr) -> Result<Self> {
         // SAFETY: `name` is a valid C string; mask out asynchronous implementations.
         let tfm = unsafe {
-            bindings::crypto_alloc_skcipher(c_str_ptr(name), 0, bindings::CRYPTO_ALG_ASYNC)
+            bindings::crypto_alloc_skcipher(name.as_ptr(), 0, bindings::CRYPTO_ALG_ASYNC)
         };
         let tfm = kernel::error::from_err_ptr(tfm)?;
         // INVARIANT: a successful allocation gives a live transform.
@@ -338,7 +338,7 @@ impl ShashTfm {
     /// Allocates a transform of the shash with driver or algorithm name `name`.
     pub fn new(name: &CStr) -> Result<Self> {
         // SAFETY: `name` is a valid C string.
-        let tfm = unsafe { bindings::crypto_alloc_shash(c_str_ptr(name), 0, 0) };
+        let tfm = unsafe { bindings::crypto_alloc_shash(name.as_ptr(), 0, 0) };
         let tfm = kernel::error::from_err_ptr(tfm)?;
         // INVARIANT: a successful allocation gives a live transform.
         Ok(Self { tfm })

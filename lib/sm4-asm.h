@@ -8,7 +8,8 @@
 	 * cores that use those registers. 64 bytes of stack.
 	 */
 	.macro	save_v8_v15
-	stp	d8, d9, [sp, #-64]!
+	sub	sp, sp, #64
+	stp	d8, d9, [sp]
 	stp	d10, d11, [sp, #16]
 	stp	d12, d13, [sp, #32]
 	stp	d14, d15, [sp, #48]
@@ -24,6 +25,7 @@
 	/* Loads the 16-byte constant at \name into \reg; clobbers x9. */
 	.macro	load_perm, reg, name
 	adr_l	x9, \name
+
 	ld1	{\reg\().16b}, [x9]
 	.endm
 

@@ -13,10 +13,10 @@
 //! `SM4RS-EXPECT-WARN-BEGIN` and `SM4RS-EXPECT-WARN-END`, which the test runner does not count
 //! as failures (anything else there, such as a KASAN report or an oops, still is).
 
+use crate::crypto::bindings;
+use crate::crypto::kunit::{check, check_eq, check_ok, suite, Failure, TestResult};
 use crate::crypto::{
-    bindings,
     cipher::{self, Cipher},
-    kunit::{check, check_eq, check_ok, suite, Failure, TestResult},
     simd::Simd,
 };
 use crate::sm4::{self, vectors};
@@ -79,7 +79,7 @@ fn fail(what: &'static str) -> Failure {
 /// that the algorithm is in use), and goes on using the transform.
 fn registration_dropped_while_in_use() -> TestResult {
     let reg = check_ok!(cipher::Registration::<TestCipher>::new(
-        crate::crypto::this_module!()
+        crate::crypto::kunit::this_module!()
     ));
     let mut tfm = check_ok!(CipherTfm::new(c"sm4rs-test-generic"));
     check!(tfm.set_key(&vectors::STD_KEY).is_ok());

@@ -355,7 +355,9 @@ mod ce_mac {
                 state[16] = fill;
                 for len in [0usize, 1, 16, 40] {
                     let mut out = [0u8; 16];
-                    check!(a.digest_from_state(&state, &[0x3c; 40][..len], &mut out).is_ok());
+                    check!(a
+                        .digest_from_state(&state, &[0x3c; 40][..len], &mut out)
+                        .is_ok());
                 }
             }
         }

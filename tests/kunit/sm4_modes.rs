@@ -164,8 +164,13 @@ fn differential(
                     (Ok((out_a, iv_a)), Ok((out_b, iv_b))) => {
                         if out_a[..] != out_b[..] || iv_a != iv_b {
                             kernel::pr_err!(
-                                "    # {:?} differs from the reference: len {} enc {} in-place {} pieces {:?}\n",
-                                ours, len, enc, layout.1, layout.0
+                                "    # {:?} differs from the reference: \
+                                 len {} enc {} in-place {} pieces {:?}\n",
+                                ours,
+                                len,
+                                enc,
+                                layout.1,
+                                layout.0
                             );
                         }
                         check!(out_a[..] == out_b[..]);
