@@ -8,6 +8,7 @@
 #                       more fault runs) 120 s each instead of 8
 #   make check-bootstrap  prove that the scripts need nothing the bootstrap does not install
 #   make bench          llvm-mca models of the assembly loops, ours and upstream's
+#   make patches        the in-tree patch series for each kernel, in patches/<version>/
 #   make KDIR=<dir>     build the modules against your own kernel build directory
 #   make clean
 
@@ -15,7 +16,7 @@ KDIR ?=
 LANE ?= 6.12
 CPU ?= max
 
-.PHONY: all modules run test test-long bench clean kernel check-bootstrap
+.PHONY: all modules run test test-long bench clean kernel check-bootstrap patches
 
 all: modules
 
@@ -47,6 +48,10 @@ check-bootstrap:
 
 bench:
 	LANE=$(LANE) scripts/bench.sh
+
+patches:
+	scripts/bootstrap.sh
+	scripts/patches.sh
 
 clean:
 	rm -f *.o *.ko *.mod *.mod.c *.mod.o .*.cmd modules.order Module.symvers \

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# patches.sh [LANE [OUTDIR]]: writes the in-tree patch series of this repository for Linux
+# LANE (default: every lane, each into $REPO/patches/LANE) into OUTDIR, generated from the
+# repository's sources (scripts/patches.py) against the lane's pristine kernel source, and
+# checks that `git am` applies it to the pristine files it touches. (scripts/kernel.sh
+# LANE-intree-m applies it with `git am` to the whole tree and builds it.)
+source "$(dirname "$0")/lib.sh"
+
+lanes=(${1:-${LANES_ALL[*]}})
+for lane in "${lanes[@]}"; do
+	out=${2:-$REPO/patches/$lane}
+	src=$("$REPO/scripts/kernel.sh" "$lane" --source) || die "[$lane] no kernel source"
+	"$PYTHON" "$REPO/scripts/patches.py" "$REPO" "$src" "$lane" "$out"
+	# git am onto a repository of the pristine versions of the files the series touches.
+	t=$(mktemp -d)
+	g=(git -C "$t" -c user.name=sm4rs -c user.email=sm4rs@localhost)
+	git init -q "$t"
+	for f in $(sed -n 's|^--- a/||p' "$out"/*.patch | sort -u); do
+		[ -f "$src/$f" ] && install -D -m 644 "$src/$f" "$t/$f"
+	done
+	"${g[@]}" add -A
+	"${g[@]}" commit -qm pristine --allow-empty
+	if "${g[@]}" am -q "$out"/*.patch >"$t.log" 2>&1; then
+		log "[$lane] $(ls "$out"/*.patch | wc -l) patches in $out; git am applies them to Linux $(basename "$src" | sed "s/^linux-$lane-//")"
+	else
+		cat "$t.log" >&2
+		rm -rf "$t" "$t.log"
+		die "[$lane] git am of the series failed"
+	fi
+	rm -rf "$t" "$t.log"
+done
