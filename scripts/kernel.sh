@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# kernel.sh LANE: fetch, configure and build the test kernel of LANE (6.12 or 7.3) out of
-# tree, into a cache directory keyed on (source version, config fragments, toolchain).
-# LANE-bench (6.12-bench, 7.3-bench) is the benchmark kernel of that version: the same
-# fragments, then configs/bench.config and configs/bench-VERSION.config over them.
+# kernel.sh LANE: fetch, configure and build the test kernel of LANE (6.12 or 7.3), in a
+# build directory inside the source tree, keyed on (source version, config fragments,
+# toolchain). LANE-bench (6.12-bench, 7.3-bench) is the benchmark kernel of that version: the
+# same fragments, then configs/bench.config and configs/bench-VERSION.config over them.
+# LANE-intree-m and LANE-intree-y are the kernel with this repository's patch series applied
+# (`make patches`) and the SM4 drivers built from it, as modules (configs/intree.config) or
+# built in (configs/intree-y.config over it); see build_intree below.
 # An unchanged re-run does nothing. Exit 3 means the lane's source cannot be had.
 source "$(dirname "$0")/lib.sh"
 
-kernel=${1:?usage: kernel.sh 6.12|7.3|6.12-bench|7.3-bench}
-lane=${kernel%-bench}
+kernel=${1:?usage: kernel.sh 6.12|7.3|6.12-bench|7.3-bench|LANE-intree-m|LANE-intree-y}
+variant=
+case $kernel in
+*-intree-m | *-intree-y) variant=${kernel##*-}; lane=${kernel%-intree-?} ;;
+*) lane=${kernel%-bench} ;;
+esac
 [ -f "$REPO/configs/$lane.config" ] || die "unknown lane $lane"
 FRAGMENTS=("$REPO/configs/common.config" "$REPO/configs/$lane.config")
 if [ "$kernel" != "$lane" ]; then
@@ -62,7 +69,83 @@ fetch_source() {
 	esac
 }
 
+# merge_config.sh drops options whose dependencies are unmet without failing: check the
+# value each option has in the last fragment that sets it.
+check_config() { # OUT FRAGMENT...
+	local out=$1 bad=0 opt val
+	shift
+	while IFS='=' read -r opt val; do
+		if [ "$val" = n ]; then
+			grep -q "^$opt=" "$out/.config" && { warn "$opt should be unset"; bad=1; }
+		else
+			grep -qx "$opt=$val" "$out/.config" || { warn "$opt=$val did not stick (got: $(grep "^$opt=" "$out/.config" || echo unset))"; bad=1; }
+		fi
+	done < <(cat "$@" | grep -E '^CONFIG_[A-Z0-9_]+=' | awk -F= '{v[$1] = $2; if (!($1 in o)) o[$1] = ++n; k[o[$1]] = $1} END {for (i = 1; i <= n; i++) print k[i] "=" v[k[i]]}')
+	[ $bad -eq 0 ] || die "[$kernel] the kernel configuration lacks required options (see above)"
+}
+
+# The in-tree kernels. Their build starts from a copy of a built kernel and its build
+# directory: the lane's test kernel for =m (then the series is applied with `git am`), the
+# =m kernel for =y. The build directories sit inside their source trees, so kbuild records
+# relative paths (srctree is ".."), and make rebuilds only what the series and the
+# configuration change. The git metadata of `git am` is kept outside the tree.
+build_intree() {
+	local base=$lane patches key it out start
+	[ "$variant" = y ] && base=$lane-intree-m
+	"$0" "$base" || exit $?
+	local base_out base_src
+	base_out=$(lane_build_dir "$base")
+	base_src=$(dirname "$base_out")
+	patches="$CACHE/patches/$lane"
+	"$REPO/scripts/patches.sh" "$lane" "$patches" >/dev/null
+	key=$(
+		{
+			echo "$base_out"
+			cat "$patches"/*.patch "$REPO/configs/intree.config"
+			[ "$variant" = y ] && cat "$REPO/configs/intree-y.config"
+		} | sha256sum | cut -c1-16
+	)
+	it="$CACHE/src/linux-$kernel-$key"
+	out="$it/$(basename "$base_out")"
+	if [ -f "$it/.sm4rs-done" ]; then
+		echo "$out" >"$CACHE/build/current-$kernel"
+		log "[$kernel] kernel cached: $out"
+		exit 0
+	fi
+	start=$(date +%s)
+	find "$CACHE/src" -maxdepth 1 -name "linux-$kernel-*" -exec rm -rf {} +
+	log "[$kernel] copying $base_src and its build"
+	mkdir -p "$it"
+	(cd "$base_src" && tar --exclude='./build-*' -cf - .) | (cd "$it" && tar -xf -)
+	cp -a "$base_out" "$out"
+	rm -f "$it/.sm4rs-done" "$out/.sm4rs-done"
+	if [ "$variant" = m ]; then
+		log "[$kernel] git am of the series ($(ls "$patches"/*.patch | wc -l) patches)"
+		local g=(git --git-dir="$it.git" --work-tree="$it" -c user.name=sm4rs -c user.email=sm4rs@localhost)
+		rm -rf "$it.git"
+		"${g[@]}" init -q
+		echo "/build-*" >>"$it.git/info/exclude"
+		"${g[@]}" add -A
+		"${g[@]}" commit -qm "Linux $SRC_VERSION"
+		"${g[@]}" am -q "$patches"/*.patch >"$out/am.log" 2>&1 ||
+			{ cat "$out/am.log" >&2; die "[$kernel] git am of the series failed"; }
+	fi
+	local frags=("$REPO/configs/intree.config")
+	[ "$variant" = y ] && frags+=("$REPO/configs/intree-y.config")
+	"$it/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >"$out/merge-intree.log" 2>&1
+	"${KMAKE[@]}" -C "$it" O="$out" -s olddefconfig >/dev/null
+	check_config "$out" "${frags[@]}"
+	log "[$kernel] building Image and modules"
+	"${KMAKE[@]}" -C "$it" O="$out" -j"$(nproc)" -s Image modules >"$out/build.log" 2>&1 ||
+		{ tail -n 40 "$out/build.log" >&2; die "[$kernel] kernel build failed (log: $out/build.log)"; }
+	touch "$it/.sm4rs-done" "$out/.sm4rs-done"
+	echo "$out" >"$CACHE/build/current-$kernel"
+	log "[$kernel] kernel built in $(($(date +%s) - start)) s"
+	exit 0
+}
+
 fetch_source
+[ -z "$variant" ] || build_intree
 SRC="$CACHE/src/linux-$lane-$SRC_VERSION"
 if [ ! -f "$SRC/.sm4rs-extracted" ]; then
 	log "[$lane] extracting kernel source $SRC_VERSION"
@@ -70,6 +153,12 @@ if [ ! -f "$SRC/.sm4rs-extracted" ]; then
 	tar -xJf "$SRC_TARBALL" -C "$SRC.tmp" --strip-components=1
 	mv "$SRC.tmp" "$SRC" && touch "$SRC/.sm4rs-extracted"
 	find "$CACHE/src" -maxdepth 1 -name "linux-$lane-*" ! -path "$SRC" -exec rm -rf {} + || true
+fi
+
+# kernel.sh LANE --source: only fetch and extract; print the pristine source tree.
+if [ "${2:-}" = --source ]; then
+	echo "$SRC"
+	exit 0
 fi
 
 # --- configure and build ----------------------------------------------------
@@ -80,7 +169,8 @@ key=$(
 		toolchain_id
 	} | sha256sum | cut -c1-16
 )
-OUT="$CACHE/build/linux-$kernel-$key"
+# Inside the source tree, so that the build records relative paths (see build_intree).
+OUT="$SRC/build-$kernel-$key"
 if [ -f "$OUT/.sm4rs-done" ]; then
 	echo "$OUT" >"$CACHE/build/current-$kernel"
 	log "[$kernel] kernel cached: $OUT"
@@ -95,17 +185,7 @@ rm -rf "$OUT" && mkdir -p "$OUT"
 	>"$OUT/merge.log" 2>&1
 "${KMAKE[@]}" -C "$SRC" O="$OUT" -s olddefconfig >/dev/null
 
-# merge_config.sh drops options whose dependencies are unmet without failing: check the
-# value each option has in the last fragment that sets it.
-bad=0
-while IFS='=' read -r opt val; do
-	if [ "$val" = n ]; then
-		grep -q "^$opt=" "$OUT/.config" && { warn "$opt should be unset"; bad=1; }
-	else
-		grep -qx "$opt=$val" "$OUT/.config" || { warn "$opt=$val did not stick (got: $(grep "^$opt=" "$OUT/.config" || echo unset))"; bad=1; }
-	fi
-done < <(cat "${FRAGMENTS[@]}" | grep -E '^CONFIG_[A-Z0-9_]+=' | awk -F= '{v[$1] = $2; if (!($1 in o)) o[$1] = ++n; k[o[$1]] = $1} END {for (i = 1; i <= n; i++) print k[i] "=" v[k[i]]}')
-[ $bad -eq 0 ] || die "[$kernel] the kernel configuration lacks required options (see above)"
+check_config "$OUT" "${FRAGMENTS[@]}"
 
 log "[$kernel] building Image and modules (several minutes)"
 "${KMAKE[@]}" -C "$SRC" O="$OUT" -j"$(nproc)" -s Image modules >"$OUT/build.log" 2>&1 ||
@@ -113,5 +193,7 @@ log "[$kernel] building Image and modules (several minutes)"
 touch "$OUT/.sm4rs-done"
 echo "$OUT" >"$CACHE/build/current-$kernel"
 log "[$kernel] kernel built in $(($(date +%s) - start)) s"
-# Keep only the current build of each kernel.
-find "$CACHE/build" -maxdepth 1 -name "linux-$kernel-????????????????" ! -path "$OUT" -exec rm -rf {} + || true
+# Keep only the current build of each kernel (builds of an earlier layout lived in
+# $CACHE/build).
+find "$SRC" -maxdepth 1 -name "build-$kernel-????????????????" ! -path "$OUT" -exec rm -rf {} + || true
+find "$CACHE/build" -maxdepth 1 -name "linux-$kernel-????????????????" -exec rm -rf {} + || true

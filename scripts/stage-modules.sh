@@ -14,6 +14,13 @@
 #   modules.ub-checks     on a kernel with CONFIG_RUST_DEBUG_ASSERTIONS, the drivers carry
 #                         rustc's undefined-behaviour checks (null and misaligned pointer
 #                         dereferences), i.e. they were not built by clippy-driver
+# For the in-tree kernels (LANE-intree-m, LANE-intree-y: scripts/kernel.sh), the drivers come
+# from the kernel's own build instead, checked by:
+#   intree.build          the kernel build of the series printed no warning
+#   intree.rust-drivers   the SM4 symbols built the Rust drivers (their objects are in the
+#                         modules, or in the kernel), and no C SM4 driver was built
+#   intree.gcm-ccm        upstream's sm4-ce-gcm and sm4-ce-ccm were built against sm4-ce
+# then (=m) the three module checks above.
 source "$(dirname "$0")/lib.sh"
 
 lane=${1:?usage: stage-modules.sh LANE [--check]}
@@ -40,7 +47,68 @@ finish() {
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
-if [ "$check" = --check ]; then
+# --- in-tree kernels ---------------------------------------------------------------------
+intree_checks() {
+	local bad=() o f a c=arch/arm64/crypto
+	if grep -E 'warning:' "$kdir/build.log" >"$log"; then
+		cat "$log" >&2
+		result 1 intree.build "the kernel build printed warnings (above)"
+	else
+		result 0 intree.build
+	fi
+	if [ "${lane##*-}" = m ]; then
+		for f in "sm4_generic sm4_generic.o" "sm4-ce sm4_ce_glue.o sm4_ce_core.o" \
+			"sm4-neon sm4_neon_glue.o sm4_neon_core.o" "sm4_kunit sm4_kunit.o"; do
+			set -- $f
+			m=$1
+			shift
+			for o in "$@"; do
+				grep -qw "$c/$o" "$kdir/$c/$m.mod" 2>/dev/null || bad+=("$m.ko lacks $o")
+			done
+		done
+		grep -E "sm4-ce-cipher|sm4_generic|sm4-neon|sm4-ce" "$kdir/modules.order" |
+			grep -vxE "$c/(sm4_generic|sm4-ce|sm4-neon|sm4-ce-gcm|sm4-ce-ccm)\.o" >"$log" &&
+			bad+=("C modules built: $(tr '\n' ' ' <"$log")")
+	else
+		a=$("$LLVM_BIN/llvm-ar" t "$kdir/$c/built-in.a")
+		for o in sm4_generic.o sm4_ce_glue.o sm4_ce_core.o sm4_neon_glue.o sm4_kunit.o; do
+			echo "$a" | grep -q "/$o\$\|^$o\$" || bad+=("$o not built in")
+		done
+		for o in sm4-ce-glue.o sm4-ce-cipher-glue.o sm4-neon-glue.o; do
+			echo "$a" | grep -q "$o" && bad+=("C driver $o built in")
+		done
+		"$LLVM_BIN/llvm-ar" t "$kdir/crypto/built-in.a" | grep -q 'sm4_generic.o' &&
+			bad+=("C sm4_generic built in")
+	fi
+	if [ ${#bad[@]} -eq 0 ]; then result 0 intree.rust-drivers; else result 1 intree.rust-drivers "${bad[*]}"; fi
+	bad=()
+	if [ "${lane##*-}" = m ]; then
+		for m in sm4-ce-gcm sm4-ce-ccm; do
+			grep -qx "$c/$m.o" "$kdir/modules.order" || { bad+=("$m not built"); continue; }
+			grep -ao 'depends=[a-z0-9_,-]*' "$kdir/$c/$m.ko" | grep -qE '[=,]sm4-ce(,|$)' ||
+				bad+=("$m does not depend on sm4-ce")
+		done
+	else
+		echo "$a" | grep -q sm4-ce-gcm-glue.o || bad+=("sm4-ce-gcm not built in")
+		echo "$a" | grep -q sm4-ce-ccm-glue.o || bad+=("sm4-ce-ccm not built in")
+	fi
+	if [ ${#bad[@]} -eq 0 ]; then result 0 intree.gcm-ccm; else result 1 intree.gcm-ccm "${bad[*]}"; fi
+}
+
+intree=
+case $lane in *-intree-?) intree=1 ;; esac
+if [ -n "$intree" ]; then
+	rm -rf "$stage" && mkdir -p "$stage"
+	intree_checks
+	if [ "${lane##*-}" = y ]; then
+		finish
+		exit $?
+	fi
+	for f in "sm4_generic sm4-generic" "sm4-ce sm4-ce" "sm4-neon sm4-neon" "sm4_kunit sm4_kunit"; do
+		set -- $f
+		cp "$kdir/arch/arm64/crypto/$1.ko" "$stage/$2.ko"
+	done
+elif [ "$check" = --check ]; then
 	if "$REPO/scripts/modules.sh" "$kdir" -s CLIPPY=1 W=1 modules >"$log" 2>&1; then
 		if grep -qE '(warning|error)(\[|:)' "$log"; then
 			cat "$log" >&2
@@ -55,8 +123,10 @@ if [ "$check" = --check ]; then
 fi
 
 # The users' build: the README's `make KDIR=...`.
-rm -rf "$stage" && mkdir -p "$stage"
-if ! make -C "$REPO" -s KDIR="$kdir" modules >"$log" 2>&1; then
+[ -n "$intree" ] || rm -rf "$stage" && mkdir -p "$stage"
+if [ -n "$intree" ]; then
+	:
+elif ! make -C "$REPO" -s KDIR="$kdir" modules >"$log" 2>&1; then
 	cat "$log" >&2
 	result 1 modules.build "make KDIR=$kdir failed (above)"
 	finish
@@ -64,7 +134,8 @@ if ! make -C "$REPO" -s KDIR="$kdir" modules >"$log" 2>&1; then
 fi
 missing=()
 for m in "${DRIVERS[@]}" sm4_kunit; do
-	if [ -f "$REPO/$m.ko" ]; then cp "$REPO/$m.ko" "$stage/"; else missing+=("$m.ko"); fi
+	[ -n "$intree" ] || { [ -f "$REPO/$m.ko" ] && cp "$REPO/$m.ko" "$stage/"; }
+	[ -f "$stage/$m.ko" ] || missing+=("$m.ko")
 done
 if [ ${#missing[@]} -gt 0 ]; then
 	result 1 modules.build "not built: ${missing[*]}"

@@ -2,18 +2,25 @@
 # SPDX-License-Identifier: GPL-2.0
 # test.sh (make test): installs what is missing, then runs every test lane:
 #   host    cargo tests of the SM4 core (standard vectors, RustCrypto oracle)
-#   6.12    Linux 6.12 LTS VMs (always gates), each scenario of tests/vm on its CPU:
+#   6.12    Linux 6.12 LTS VMs (always gates), each scenario of tests/vm on its CPU, on
+#           three kernels: the unmodified test kernel with the modules built out of tree,
+#           and the kernel with the patch series (make patches) applied, the SM4 drivers
+#           built =m (intree-m) and built in (intree-y):
 #             modules: built as users build them (make KDIR=), after a clippy + W=1
-#                                      pass; no test code in the drivers; UB checks in
-#             test-max (-cpu max)      sm4-generic + sm4-ce + sm4-neon: KUnit, testmgr,
-#                                      tcrypt mode 218 on sm4-ce; fscrypt and LUKS2
-#                                      data written
+#                                      pass; no test code in the drivers; UB checks in;
+#                                      in-tree: the series applies (git am) and builds
+#                                      without warnings, the Rust drivers replace the C ones
+#             test-max (-cpu max, intree-m) sm4-generic + sm4-ce + sm4-neon: KUnit, testmgr,
+#                                      tcrypt mode 218 on sm4-ce; upstream's C GCM/CCM on
+#                                      sm4-ce's exports; fscrypt and LUKS2 data written
 #             test-generic (-cpu max)  sm4-generic alone; the fscrypt and LUKS2 data read
 #                                      back over the kernel's templates, more written
 #             test-a72 (-cpu cortex-a72, 4 CPUs) sm4-ce refuses to load; sm4-neon serves:
 #                                      KUnit, testmgr, tcrypt mode 218 on sm4-neon; all
 #                                      fscrypt and LUKS2 data read back; unloading under load
-#             test-load (-cpu max, 4 CPUs, kmemleak) concurrent users of every kind,
+#             test-builtin (-cpu max, intree-y) everything built in: KUnit at boot,
+#                                      testmgr, GCM/CCM, clients' data read back
+#             test-load (-cpu max, 4 CPUs, kmemleak) KUnit; concurrent users of every kind,
 #                                      unloading under load, allocation failures, errors
 #                                      for bad input as the generic templates give them
 #   7.3     the same on Linux 7.3 (if the kernel package can be had)
@@ -92,6 +99,21 @@ for lane in "${LANES[@]}"; do
 		[ "$(wc -l <"$counts")" -ne "$before" ] || { echo "FAIL [$lane] modules (the build stopped before reporting)"; echo "0 1" >>"$counts"; }
 		continue
 	fi
+	# The in-tree kernels: the series applied, built =m, then =y (cached like the others).
+	intree_ok=1
+	for v in m y; do
+		k0=$(date +%s)
+		if ! "$REPO/scripts/kernel.sh" "$lane-intree-$v"; then
+			echo "FAIL [$lane] in-tree kernel ($v): the series did not apply or build (above)"
+			echo "0 1" >>"$counts"
+			intree_ok=0
+			break
+		fi
+		log "[$lane-intree-$v] kernel ready in $(($(date +%s) - k0)) s"
+		before=$(wc -l <"$counts")
+		"$REPO/scripts/stage-modules.sh" "$lane-intree-$v" --check || intree_ok=0
+		[ "$(wc -l <"$counts")" -ne "$before" ] || { echo "FAIL [$lane-intree-$v] checks (stopped before reporting)"; echo "0 1" >>"$counts"; intree_ok=0; }
+	done
 	log "[$lane] booting the test VMs"
 	v0=$(date +%s)
 	# Disks shared between boots: test-max writes fscrypt and LUKS2 data with our drivers,
@@ -101,8 +123,14 @@ for lane in "${LANES[@]}"; do
 	rm -rf "$disks" && mkdir -p "$disks"
 	truncate -s 64M "$disks/fscrypt.img" "$disks/luks.img" "$disks/load.img"
 	shared="$disks/fscrypt.img $disks/luks.img"
-	for scenario in "test-max max 2" "test-generic max 2" "test-a72 cortex-a72 4" "test-load max 4"; do
+	for scenario in "test-max max 2 -intree-m" "test-generic max 2" "test-a72 cortex-a72 4" \
+		"test-builtin max 2 -intree-y" "test-load max 4"; do
 		set -- $scenario
+		if [ -n "${4:-}" ] && [ $intree_ok = 0 ]; then
+			echo "FAIL [$lane$4 $2] $1 (not run: no in-tree kernel)"
+			echo "0 1" >>"$counts"
+			continue
+		fi
 		before=$(wc -l <"$counts")
 		rc=0
 		vmdisks=$shared append=
@@ -111,7 +139,7 @@ for lane in "${LANES[@]}"; do
 			append="kmemleak=on"
 		fi
 		SM4RS_DISKS=$vmdisks SM4RS_SMP=$3 SM4RS_APPEND="$append sm4rs.secs=$LOAD_SECS" \
-			SM4RS_VM_TIMEOUT=$VM_TIMEOUT "$REPO/scripts/vm.sh" "$lane" "$1" "$2" || rc=$?
+			SM4RS_VM_TIMEOUT=$VM_TIMEOUT "$REPO/scripts/vm.sh" "$lane${4:-}" "$1" "$2" || rc=$?
 		if [ "$(wc -l <"$counts")" -eq "$before" ]; then
 			echo "FAIL [$lane $2] $1 (the VM runner stopped with exit $rc before reporting)"
 			echo "0 1" >>"$counts"

@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0
+# Scenario "test-builtin" (-cpu max): the kernel built from the patch series with every SM4
+# symbol =y (LANE-intree-y): the Rust drivers and upstream's C GCM and CCM drivers, linked
+# against sm4-ce's exports, registered at boot and passed testmgr; the KUnit suites ran at
+# boot; the crypto API serves every SM4 algorithm from them; tcrypt's tests of the modes, GCM
+# and CCM pass; AF_ALG and dm-crypt give right results; the fscrypt and LUKS2 data of the
+# boots before reads back.
+
+XTS_KEY=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+CE_DRIVERS="sm4-ce ecb-sm4-ce cbc-sm4-ce cfb-sm4-ce ctr-sm4-ce cts-cbc-sm4-ce xts-sm4-ce
+	cmac-sm4-ce xcbc-sm4-ce cbcmac-sm4-ce"
+NEON_DRIVERS="ecb-sm4-neon cbc-sm4-neon cfb-sm4-neon ctr-sm4-neon cts-cbc-sm4-neon xts-sm4-neon"
+
+# Built in: registered by "kernel", not by a module.
+# ("builtin.<module>" stands for "load.<module>" of the other scenarios: vm.sh then checks
+# that the module's KUnit suite ran cases.)
+for pair in "builtin.sm4-generic sm4-generic" "builtin.sm4-ce sm4-ce" \
+	"builtin.sm4-neon ecb-sm4-neon" "linked.sm4-ce-gcm gcm-sm4-ce" "linked.sm4-ce-ccm ccm-sm4-ce"; do
+	set -- $pair
+	m=$(crypto_field "$2" module)
+	if [ "$m" = kernel ]; then pass "$1"; else fail "$1" "$2 registered by '${m:-nobody}'"; fi
+done
+# The suites of sm4_kunit ran at boot (vm.sh then checks each driver's suite ran cases).
+if dmesg | grep -q '# Subtest: sm4_abstraction'; then
+	pass "builtin.sm4_kunit"
+else
+	fail "builtin.sm4_kunit" "no sm4 KUnit suite ran at boot"
+fi
+for drv in sm4-generic cfb-sm4-generic $CE_DRIVERS $NEON_DRIVERS gcm-sm4-ce ccm-sm4-ce; do
+	check_selftest "$drv"
+done
+for pair in "sm4 sm4-ce" "ecb(sm4) ecb-sm4-ce" "cbc(sm4) cbc-sm4-ce" "cfb(sm4) cfb-sm4-ce" \
+	"ctr(sm4) ctr-sm4-ce" "cts(cbc(sm4)) cts-cbc-sm4-ce" "xts(sm4) xts-sm4-ce" \
+	"cmac(sm4) cmac-sm4-ce" "xcbc(sm4) xcbc-sm4-ce" "cbcmac(sm4) cbcmac-sm4-ce" \
+	"gcm(sm4) gcm-sm4-ce" "ccm(sm4) ccm-sm4-ce"; do
+	set -- $pair
+	drv=$(serving_driver "$1")
+	if [ "$drv" = "$2" ]; then pass "served.$1"; else fail "served.$1" "served by '$drv'"; fi
+done
+run_tcrypt_test 191 "ecb-cbc-ctr-xts(sm4-ce)"
+run_tcrypt_test 59 "cts(cbc(sm4-ce))"
+run_tcrypt_test 55 "gcm(sm4) on gcm-sm4-ce over the built-in exports"
+run_tcrypt_test 56 "ccm(sm4) on ccm-sm4-ce over the built-in exports"
+check_af_alg ""
+check_af_alg "-sm4-neon"
+check_dm_crypt "xts(sm4)"
+if ! have_client_disks; then
+	fail "clients.disks" "no /dev/vdb and /dev/vdc"
+else
+	fscrypt_client last xts-sm4-ce cts-cbc-sm4-ce
+	luks_client last xts-sm4-ce
+fi
