@@ -101,7 +101,9 @@ build_intree() {
 	key=$(
 		{
 			echo "$base_out"
-			cat "$patches"/*.patch "$REPO/configs/intree.config"
+			# (not their Date: lines, the date of the repository's last commit)
+			grep -hv '^Date: ' "$patches"/*.patch
+			cat "$REPO/configs/intree.config"
 			[ "$variant" = y ] && cat "$REPO/configs/intree-y.config"
 		} | sha256sum | cut -c1-16
 	)
