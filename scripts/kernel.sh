@@ -91,7 +91,7 @@ check_config() { # OUT FRAGMENT...
 # configuration change. The git metadata of `git am` is kept outside the tree.
 build_intree() {
 	local base=$lane patches key it out start
-	[ "$variant" = y ] && base=$lane-intree-m
+	if [ "$variant" = y ]; then base=$lane-intree-m; fi
 	"$0" "$base" || exit $?
 	local base_out base_src
 	base_out=$(lane_build_dir "$base")
@@ -104,7 +104,7 @@ build_intree() {
 			# (not their Date: lines, the date of the repository's last commit)
 			grep -hv '^Date: ' "$patches"/*.patch
 			cat "$REPO/configs/intree.config"
-			[ "$variant" = y ] && cat "$REPO/configs/intree-y.config"
+			if [ "$variant" = y ]; then cat "$REPO/configs/intree-y.config"; fi
 		} | sha256sum | cut -c1-16
 	)
 	it="$CACHE/src/linux-$kernel-$key"
@@ -133,7 +133,7 @@ build_intree() {
 			{ cat "$out/am.log" >&2; die "[$kernel] git am of the series failed"; }
 	fi
 	local frags=("$REPO/configs/intree.config")
-	[ "$variant" = y ] && frags+=("$REPO/configs/intree-y.config")
+	if [ "$variant" = y ]; then frags+=("$REPO/configs/intree-y.config"); fi
 	"$it/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >"$out/merge-intree.log" 2>&1
 	"${KMAKE[@]}" -C "$it" O="$out" -s olddefconfig >/dev/null
 	check_config "$out" "${frags[@]}"

@@ -16,4 +16,13 @@ MODS=(CONFIG_CRYPTO_SM4_GENERIC=m CONFIG_CRYPTO_SM4_ARM64_CE_BLK=m CONFIG_CRYPTO
 if grep -qE '^CONFIG_KUNIT=(y|m)' "$kdir/.config"; then
 	MODS+=(CONFIG_CRYPTO_SM4_KUNIT_TEST=m)
 fi
-"${KMAKE[@]}" -C "$kdir" M="$REPO" "${MODS[@]}" "$@"
+make=("${KMAKE[@]}")
+# A kernel built with GCC: its modules are built with the same GCC (Kbuild hands bindgen the
+# C flags the kernel's own bindgen run gets).
+if grep -q '^CONFIG_CC_IS_GCC=y' "$kdir/.config"; then
+	gcc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"$/\1/p' "$kdir/.config")
+	command -v aarch64-linux-gnu-gcc >/dev/null ||
+		die "$kdir was built with GCC ($gcc): building its modules needs aarch64-linux-gnu-gcc, which is not installed"
+	make=("${make[@]/LLVM=1/LLVM=}" CROSS_COMPILE=aarch64-linux-gnu-)
+fi
+"${make[@]}" -C "$kdir" M="$REPO" "${MODS[@]}" "$@"
