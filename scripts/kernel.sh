@@ -127,8 +127,8 @@ build_intree() {
 			-c user.email=sm4rs@localhost)
 		rm -rf "$it.git"
 		"${g[@]}" init -q
-		echo "/build-*" >>"$it.git/info/exclude"
-		"${g[@]}" add -A
+		# (-f: Debian's linux-source .gitignore ignores everything at the top level)
+		"${g[@]}" add -A -f -- . ':(exclude)build-*'
 		"${g[@]}" commit -qm "Linux $SRC_VERSION"
 		"${g[@]}" am -q "$patches"/*.patch >"$out/am.log" 2>&1 ||
 			{ cat "$out/am.log" >&2; die "[$kernel] git am of the series failed"; }
