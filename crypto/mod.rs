@@ -33,6 +33,12 @@ pub mod skcipher;
 
 use core::ffi::{c_char, CStr};
 
+/// `CRYPTO_MINALIGN`, the alignment of a transform's context area. (bindgen gives it the type
+/// `size_t` out of tree, and in the kernel's bindings, where it is a literal, one of its
+/// choosing.)
+#[allow(clippy::unnecessary_cast)]
+pub(crate) const CRYPTO_MINALIGN: usize = bindings::SM4RS_CONST_CRYPTO_MINALIGN as usize;
+
 /// `EDEADLK`, which the skcipher walk returns in hard interrupt context, and requests where
 /// NEON may not be used (Linux 6.12's `kernel::error::code` lacks it).
 pub fn edeadlk() -> kernel::error::Error {

@@ -81,7 +81,7 @@ impl<T: Shash> Adapter<T> {
     /// The algorithm as the C API sees it, without `cra_module` (set at registration).
     const ALG: bindings::shash_alg = {
         assert!(
-            align_of::<T::Key>() <= bindings::SM4RS_CONST_CRYPTO_MINALIGN,
+            align_of::<T::Key>() <= super::CRYPTO_MINALIGN,
             "the context area is only aligned to CRYPTO_MINALIGN"
         );
         assert!(

@@ -126,7 +126,7 @@ impl<T: Skcipher> Adapter<T> {
     /// The algorithm as the C API sees it, without `cra_module` (set at registration).
     const ALG: bindings::skcipher_alg = {
         assert!(
-            align_of::<T::Context>() <= bindings::SM4RS_CONST_CRYPTO_MINALIGN,
+            align_of::<T::Context>() <= super::CRYPTO_MINALIGN,
             "the context area is only aligned to CRYPTO_MINALIGN"
         );
         assert!(T::MIN_KEY_SIZE <= T::MAX_KEY_SIZE);
