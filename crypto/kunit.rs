@@ -139,7 +139,7 @@ pub const fn new_suite(
 ) -> bindings::kunit_suite {
     // SAFETY: `kunit_suite` is a C struct for which all-zero is valid.
     let mut s: bindings::kunit_suite = unsafe { core::mem::zeroed() };
-    s.name = super::name_array(name);
+    s.name = crate::crypto::name_array(name);
     s.test_cases = cases;
     s
 }

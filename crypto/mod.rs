@@ -67,7 +67,7 @@ mod private {
 ///
 /// Evaluated at compile time for the algorithm tables; a name that does not fit, with its
 /// NUL terminator, stops the build.
-pub(crate) const fn name_array<const N: usize>(name: &CStr) -> [c_char; N] {
+pub const fn name_array<const N: usize>(name: &CStr) -> [c_char; N] {
     let bytes = name.to_bytes();
     assert!(bytes.len() < N, "name too long for its C array");
     let mut out = [0 as c_char; N];

@@ -312,7 +312,7 @@ impl Sgl {
             // for it (and marks it as the end, undone below for all but the last).
             unsafe { bindings::sg_init_one(&raw mut sg[k], buf.add(off).cast(), size as c_uint) };
             if k + 1 < n {
-                sg[k].page_link &= !core::ffi::c_ulong::from(bindings::SG_END);
+                clear_bits(&mut sg[k].page_link, bindings::SG_END as u8);
             }
             off += size;
         }
@@ -423,4 +423,12 @@ impl Drop for ShashTfm {
         // SAFETY: by the type invariant the transform is live and owned by us.
         unsafe { bindings::crypto_destroy_tfm(self.tfm.cast(), &raw mut (*self.tfm).base) };
     }
+}
+
+/// `*v &= !bits`, for an `unsigned long` field (`u64` or `usize`, as bindgen maps it).
+fn clear_bits<T>(v: &mut T, bits: u8)
+where
+    T: Copy + From<u8> + core::ops::BitAnd<Output = T> + core::ops::Not<Output = T>,
+{
+    *v = *v & !T::from(bits);
 }
