@@ -114,6 +114,24 @@ for lane in "${LANES[@]}"; do
 		"$REPO/scripts/stage-modules.sh" "$lane-intree-$v" --check || intree_ok=0
 		[ "$(wc -l <"$counts")" -ne "$before" ] || { echo "FAIL [$lane-intree-$v] checks (stopped before reporting)"; echo "0 1" >>"$counts"; intree_ok=0; }
 	done
+	# The series (written by kernel.sh LANE-intree-m) and the kernel's checkpatch --strict.
+	if [ $intree_ok = 1 ]; then
+		src=$("$REPO/scripts/kernel.sh" "$lane" --source 2>/dev/null)
+		cp_log=$(for p in "$CACHE/patches/$lane"/*.patch; do
+			(cd "$src" && perl scripts/checkpatch.pl --strict --no-color "$p" 2>&1 |
+				grep -E '^(ERROR|WARNING|CHECK):|^total:')
+		done)
+		errors=$(echo "$cp_log" | awk '/^total:/ { e += $2 } END { print e + 0 }')
+		what=$(echo "$cp_log" | grep -E '^(WARNING|CHECK):' | sort | uniq -c | sed 's/^ *//' | paste -sd ';' -)
+		if [ "$errors" -eq 0 ] && [ "$(echo "$cp_log" | grep -c '^total:')" -eq 3 ]; then
+			echo "PASS [$lane] patches.checkpatch (0 errors; ${what:-no warnings})"
+			echo "1 0" >>"$counts"
+		else
+			echo "$cp_log"
+			echo "FAIL [$lane] patches.checkpatch ($errors errors, or not 3 patches checked)"
+			echo "0 1" >>"$counts"
+		fi
+	fi
 	log "[$lane] booting the test VMs"
 	v0=$(date +%s)
 	# Disks shared between boots: test-max writes fscrypt and LUKS2 data with our drivers,
