@@ -280,13 +280,14 @@ def bindings_helper(text):
         consts.append((ctype, name, expr))
     common_c = [c for c in consts if c[1] != "KERNEL_HWCAP_SM4"]
     arch_c = [c for c in consts if c[1] == "KERNEL_HWCAP_SM4"]
-    last = max(m.end() for m in re.finditer(r"^const [^\n]*RUST_CONST_HELPER_[^\n]*$", text, re.M))
-    add = "".join(f"\nconst {t} RUST_CONST_HELPER_{n} = {e};" for t, n, e in common_c)
+    # At the end: the file's constants may sit in #if blocks.
+    add = "\n/* The crypto abstraction, rust/kernel/crypto. */"
+    add += "".join(f"\nconst {t} RUST_CONST_HELPER_{n} = {e};" for t, n, e in common_c)
     if arch or arch_c:
         add += "\n\n#ifdef CONFIG_ARM64\n" + "\n".join(arch)
         add += "".join(f"\nconst {t} RUST_CONST_HELPER_{n} = {e};" for t, n, e in arch_c)
         add += "\n#endif"
-    return text[:last] + add + text[last:]
+    return text.rstrip("\n") + "\n" + add + "\n"
 
 
 def insert_before(text, anchor, block, path):
