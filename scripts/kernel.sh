@@ -10,17 +10,23 @@
 # An unchanged re-run does nothing. Exit 3 means the lane's source cannot be had.
 source "$(dirname "$0")/lib.sh"
 
-kernel=${1:?usage: kernel.sh 6.12|7.3|6.12-bench|7.3-bench|LANE-intree-m|LANE-intree-y}
+kernel=${1:?usage: kernel.sh 6.12|7.3|6.12-bench|7.3-bench|LANE-intree-m|LANE-intree-y|LANE-gcc}
 variant=
 case $kernel in
 *-intree-m | *-intree-y) variant=${kernel##*-}; lane=${kernel%-intree-?} ;;
+*-gcc) lane=${kernel%-gcc} ;;
 *) lane=${kernel%-bench} ;;
 esac
 [ -f "$REPO/configs/$lane.config" ] || die "unknown lane $lane"
 FRAGMENTS=("$REPO/configs/common.config" "$REPO/configs/$lane.config")
-if [ "$kernel" != "$lane" ]; then
-	FRAGMENTS+=("$REPO/configs/bench.config" "$REPO/configs/bench-$lane.config")
-fi
+case $kernel in
+*-bench) FRAGMENTS+=("$REPO/configs/bench.config" "$REPO/configs/bench-$lane.config") ;;
+*-gcc)
+	# LANE-gcc: the test kernel built with GCC (make test-gcc), for `make KDIR=` on such kernels.
+	FRAGMENTS+=("$REPO/configs/gcc.config")
+	KMAKE=("${KMAKE[@]/LLVM=1/LLVM=}" CROSS_COMPILE=aarch64-linux-gnu-)
+	;;
+esac
 mkdir -p "$CACHE/src" "$CACHE/build"
 
 # --- source -----------------------------------------------------------------
@@ -170,6 +176,7 @@ key=$(
 		echo "$lane $SRC_VERSION"
 		cat "${FRAGMENTS[@]}"
 		toolchain_id
+		case $kernel in *-gcc) aarch64-linux-gnu-gcc --version | head -n 1 ;; esac
 	} | sha256sum | cut -c1-16
 )
 # Inside the source tree, so that the build records relative paths (see build_intree).
