@@ -6,6 +6,7 @@
 #   make test           all test lanes (host, Linux 6.12, Linux 7.3)
 #   make test-long      the same with the load tests (concurrency, unloading under load,
 #                       more fault runs) 120 s each instead of 8
+#   make test-gcc       make KDIR= on a Linux 6.12 kernel built with GCC, and its test-max VM
 #   make check-bootstrap  prove that the scripts need nothing the bootstrap does not install
 #   make bench          llvm-mca models of the assembly loops, ours and upstream's
 #   make patches        the in-tree patch series for each kernel, in patches/<version>/
@@ -16,7 +17,7 @@ KDIR ?=
 LANE ?= 6.12
 CPU ?= max
 
-.PHONY: all modules run test test-long bench clean kernel check-bootstrap patches
+.PHONY: all modules run test test-long bench clean kernel check-bootstrap patches test-gcc
 
 all: modules
 
@@ -41,6 +42,9 @@ test:
 
 test-long:
 	SM4RS_LOAD_SECS=120 scripts/test.sh
+
+test-gcc:
+	scripts/test-gcc.sh
 
 check-bootstrap:
 	scripts/bootstrap.sh
