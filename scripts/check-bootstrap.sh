@@ -202,8 +202,8 @@ while read -r w; do
 done <"$tmp/words"
 # The tools called by full path.
 # The tools and files called or read by full path (or through variables).
-for path in "$RUSTC" "$RUSTDOC" "$CARGO" "$PYTHON" "$QEMU" "$LLVM_BIN/clang" "$LLVM_BIN/llvm-mca" \
-	"$LLVM_BIN/llvm-nm" /usr/bin/clippy-driver /usr/bin/rustfmt /usr/bin/qemu-aarch64 \
+for path in "$RUSTC" "$RUSTDOC" "$CARGO" "$PYTHON" "$QEMU" "$GIT" "$LLVM_BIN/clang" \
+	"$LLVM_BIN/llvm-mca" "$LLVM_BIN/llvm-nm" "$LLVM_BIN/llvm-ar" /usr/bin/clippy-driver /usr/bin/rustfmt /usr/bin/qemu-aarch64 \
 	/usr/bin/aarch64-linux-gnu-gcc /usr/aarch64-linux-gnu/lib/libc.a \
 	/usr/src/linux-source-6.12.tar.xz; do
 	checked=$((checked + 1))

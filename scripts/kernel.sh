@@ -129,7 +129,7 @@ build_intree() {
 	rm -f "$it/.sm4rs-done" "$out/.sm4rs-done"
 	if [ "$variant" = m ]; then
 		log "[$kernel] git am of the series ($(ls "$patches"/*.patch | wc -l) patches)"
-		local g=(git -C "$it" --git-dir="$it.git" --work-tree="$it" -c user.name=sm4rs
+		local g=("$GIT" -C "$it" --git-dir="$it.git" --work-tree="$it" -c user.name=sm4rs
 			-c user.email=sm4rs@localhost)
 		rm -rf "$it.git"
 		"${g[@]}" init -q

@@ -13,7 +13,7 @@ LANES_ALL=(6.12 7.3)
 HOST_PKGS=(clang-19 lld-19 llvm-19 libclang-19-dev rustc-web rust-web-src rust-web-clippy rustfmt-web cargo-web
 	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm qemu-user
 	flex bison bc libelf-dev libssl-dev cpio kmod xz-utils make
-	linux-source-6.12 openssl python3 python3-matplotlib perl)
+	linux-source-6.12 openssl python3 python3-matplotlib perl git)
 
 LLVM_BIN=/usr/lib/llvm-19/bin
 export PATH="$LLVM_BIN:$PATH"
@@ -23,6 +23,7 @@ export PATH="$LLVM_BIN:$PATH"
 RUSTC=/usr/bin/rustc
 RUSTDOC=/usr/bin/rustdoc
 CARGO=/usr/bin/cargo
+GIT=/usr/bin/git
 PYTHON=/usr/bin/python3
 QEMU=/usr/bin/qemu-system-aarch64
 BINDGEN=${CARGO_HOME:-$HOME/.cargo}/bin/bindgen

@@ -29,6 +29,7 @@ import sys
 import tempfile
 
 REPO, KSRC, LANE, OUT = sys.argv[1:5]
+GIT = os.environ.get("GIT", "git")
 
 
 def die(msg):
@@ -487,19 +488,19 @@ CUR = {}
 
 
 def main():
-    author = subprocess.run(["git", "-C", REPO, "log", "-1", "--format=%an <%ae>"],
+    author = subprocess.run([GIT, "-C", REPO, "log", "-1", "--format=%an <%ae>"],
                             capture_output=True, text=True).stdout.strip()
     if "<" not in author:
         author = "sm4-rs <sm4-rs@localhost>"
     # The series is a function of the sources: dated like the repository's last commit.
-    date = subprocess.run(["git", "-C", REPO, "log", "-1", "--format=%cI"],
+    date = subprocess.run([GIT, "-C", REPO, "log", "-1", "--format=%cI"],
                           capture_output=True, text=True).stdout.strip() or "2026-01-01T00:00:00Z"
     os.environ["GIT_AUTHOR_DATE"] = os.environ["GIT_COMMITTER_DATE"] = date
     work = tempfile.mkdtemp(prefix="sm4rs-patches-")
     try:
-        git = ["git", "-C", work, "-c", "user.name=" + author.split(" <")[0],
+        git = [GIT, "-C", work, "-c", "user.name=" + author.split(" <")[0],
                "-c", "user.email=" + author.split("<")[1].rstrip(">")]
-        subprocess.run(["git", "init", "-q", work], check=True)
+        subprocess.run([GIT, "init", "-q", work], check=True)
         touched = set()
         # Pristine copies of every file the series changes, as the base commit.
         series = []

@@ -11,11 +11,11 @@ lanes=(${1:-${LANES_ALL[*]}})
 for lane in "${lanes[@]}"; do
 	out=${2:-$REPO/patches/$lane}
 	src=$("$REPO/scripts/kernel.sh" "$lane" --source) || die "[$lane] no kernel source"
-	"$PYTHON" "$REPO/scripts/patches.py" "$REPO" "$src" "$lane" "$out"
+	GIT=$GIT "$PYTHON" "$REPO/scripts/patches.py" "$REPO" "$src" "$lane" "$out"
 	# git am onto a repository of the pristine versions of the files the series touches.
 	t=$(mktemp -d)
-	g=(git -C "$t" -c user.name=sm4rs -c user.email=sm4rs@localhost)
-	git init -q "$t"
+	g=("$GIT" -C "$t" -c user.name=sm4rs -c user.email=sm4rs@localhost)
+	"$GIT" init -q "$t"
 	for f in $(sed -n 's|^--- a/||p' "$out"/*.patch | sort -u); do
 		[ -f "$src/$f" ] && install -D -m 644 "$src/$f" "$t/$f"
 	done

@@ -118,8 +118,9 @@ for lane in "${LANES[@]}"; do
 	if [ $intree_ok = 1 ]; then
 		src=$("$REPO/scripts/kernel.sh" "$lane" --source 2>/dev/null)
 		cp_log=$(for p in "$CACHE/patches/$lane"/*.patch; do
+			# (checkpatch exits non-zero on warnings too)
 			(cd "$src" && perl scripts/checkpatch.pl --strict --no-color "$p" 2>&1 |
-				grep -E '^(ERROR|WARNING|CHECK):|^total:')
+				grep -E '^(ERROR|WARNING|CHECK):|^total:') || true
 		done)
 		errors=$(echo "$cp_log" | awk '/^total:/ { e += $2 } END { print e + 0 }')
 		what=$(echo "$cp_log" | grep -E '^(WARNING|CHECK):' | sort | uniq -c | sed 's/^ *//' | paste -sd ';' -)
