@@ -122,7 +122,7 @@ pub const fn case<C: Case>(name: &'static core::ffi::CStr) -> bindings::kunit_ca
     // `KUNIT_CASE()` leaves in the fields it does not name).
     let mut c: bindings::kunit_case = unsafe { core::mem::zeroed() };
     c.run_case = Some(run_case::<C>);
-    c.name = name.as_ptr();
+    c.name = crate::crypto::c_str_ptr(name);
     c
 }
 

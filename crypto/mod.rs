@@ -79,6 +79,13 @@ pub const fn name_array<const N: usize>(name: &CStr) -> [c_char; N] {
     out
 }
 
+/// The address of `s` for C. (`CStr::as_ptr` is disallowed by the kernel's clippy
+/// configuration for the signedness of `char`: the kernel's `char` is unsigned, and so is
+/// `c_char` on arm64.)
+pub const fn c_str_ptr(s: &CStr) -> *const c_char {
+    s.to_bytes_with_nul().as_ptr().cast()
+}
+
 /// Bytes that hold secret or sensitive data on the stack (key material, plaintext,
 /// keystream, tweaks), overwritten with zeros when they go out of scope.
 ///

@@ -5,6 +5,7 @@
 //! never need it, so production modules carry none of it.
 
 use crate::crypto::bindings;
+use crate::crypto::c_str_ptr;
 use core::{
     ffi::{c_uint, CStr},
     mem::size_of,
@@ -31,7 +32,7 @@ impl CipherTfm {
         // SAFETY: `name` is a valid C string; the type and mask select a cipher.
         let tfm = unsafe {
             bindings::crypto_alloc_base(
-                name.as_ptr(),
+                c_str_ptr(name),
                 bindings::CRYPTO_ALG_TYPE_CIPHER,
                 bindings::CRYPTO_ALG_TYPE_MASK,
             )
@@ -105,7 +106,7 @@ impl SkcipherTfm {
     pub fn new(name: &CStr) -> Result<Self> {
         // SAFETY: `name` is a valid C string; mask out asynchronous implementations.
         let tfm = unsafe {
-            bindings::crypto_alloc_skcipher(name.as_ptr(), 0, bindings::CRYPTO_ALG_ASYNC)
+            bindings::crypto_alloc_skcipher(c_str_ptr(name), 0, bindings::CRYPTO_ALG_ASYNC)
         };
         let tfm = kernel::error::from_err_ptr(tfm)?;
         // INVARIANT: a successful allocation gives a live transform.
@@ -338,7 +339,7 @@ impl ShashTfm {
     /// Allocates a transform of the shash with driver or algorithm name `name`.
     pub fn new(name: &CStr) -> Result<Self> {
         // SAFETY: `name` is a valid C string.
-        let tfm = unsafe { bindings::crypto_alloc_shash(name.as_ptr(), 0, 0) };
+        let tfm = unsafe { bindings::crypto_alloc_shash(c_str_ptr(name), 0, 0) };
         let tfm = kernel::error::from_err_ptr(tfm)?;
         // INVARIANT: a successful allocation gives a live transform.
         Ok(Self { tfm })
