@@ -20,7 +20,7 @@
 #                                      fscrypt and LUKS2 data read back; unloading under load
 #             test-builtin (-cpu max, intree-y) everything built in: KUnit at boot,
 #                                      testmgr, GCM/CCM, clients' data read back
-#             test-load (-cpu max, 4 CPUs, kmemleak) KUnit; concurrent users of every kind,
+#             test-load (-cpu max, 4 CPUs, kmemleak) concurrent users of every kind,
 #                                      unloading under load, allocation failures, errors
 #                                      for bad input as the generic templates give them
 #   7.3     the same on Linux 7.3 (if the kernel package can be had)

@@ -10,7 +10,6 @@
 #   bad input      AF_ALG errors for bad keys, IVs and lengths: the same as the kernel's
 #                  templates over sm4-generic give
 #   kmemleak       nothing leaked at the end
-# First the KUnit suites of sm4_kunit, on the modules built out of tree.
 # The timed parts last sm4rs.secs seconds each (make test: 8, make test-long: 120).
 
 XTS_KEY=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
@@ -43,9 +42,6 @@ phase() { echo "SM4RS-INFO phase $1 at $(cut -d' ' -f1 /proc/uptime) s"; }
 if ! mkfs.ext4 -q -F -O encrypt -E nodiscard /dev/vdb >/tmp/mkfs.out 2>&1; then
 	fail "load.mkfs" "$(tail -n 1 /tmp/mkfs.out)"
 elif load_ours sm4-generic && load_ours sm4-ce && load_ours sm4-neon; then
-	# The KUnit suites, on these modules built out of tree (test-max runs them on the
-	# in-tree build).
-	load_ours sm4_kunit && rmmod sm4_kunit
 	# Unloading first: on Linux 7.3 the first fscrypt user makes blk-crypto-fallback take
 	# xts(sm4) from the driver that serves it then, for good.
 	phase unloading
