@@ -16,11 +16,16 @@
 #include <crypto/internal/skcipher.h>
 #include <crypto/internal/simd.h>
 #include <crypto/utils.h>
+#include <crypto/sm4.h>
 #include <kunit/test.h>
-#include <linux/irq_work.h>
-#include <linux/kmemleak.h>
-#include <linux/refcount.h>
 #include <linux/cpufeature.h>
+#include <linux/delay.h>
+#include <linux/interrupt.h>
+#include <linux/irq_work.h>
+#include <linux/kprobes.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/string.h>
 #include <asm/neon.h>
 #include <asm/simd.h>
 
@@ -31,6 +36,7 @@ const unsigned int SM4RS_CONST_IRQ_WORK_HARD_IRQ = IRQ_WORK_HARD_IRQ;
 const unsigned int SM4RS_CONST_EDEADLK = EDEADLK;
 const size_t SM4RS_CONST_ARCH_SLAB_MINALIGN = ARCH_SLAB_MINALIGN;
 const size_t SM4RS_CONST_HASH_MAX_DESCSIZE = HASH_MAX_DESCSIZE;
+const size_t SM4RS_CONST_PAGE_SIZE = PAGE_SIZE;
 
 /* crypto_simd_usable(), a macro over inline functions and per-CPU data. */
 static inline bool sm4rs_crypto_simd_usable(void)
@@ -39,24 +45,59 @@ static inline bool sm4rs_crypto_simd_usable(void)
 }
 
 /*
- * Whether kernel_neon_begin() may be called now: may_use_simd(), and not inside a
- * kernel-mode NEON section of this task already (kernel_neon_begin() would BUG).
+ * Kernel-mode NEON sections opened through the Rust abstraction in softirq context on this
+ * CPU (0 or 1). The kernel marks a section opened in task context (TIF_KERNEL_FPSTATE), not
+ * one opened in a softirq (which can neither be preempted nor migrate), so a second section
+ * opened in the same softirq would go unnoticed and save the first one's registers over
+ * the interrupted task's saved kernel-mode state.
+ */
+static DEFINE_PER_CPU(unsigned int, sm4rs_softirq_neon);
+
+/*
+ * Whether kernel_neon_begin() may be called now: may_use_simd(), no section of this task
+ * open (kernel_neon_begin() BUG()s then, except in a softirq that interrupted the section,
+ * and never on PREEMPT_RT, where softirqs run in threads), and no section of ours open in
+ * the softirq being served.
  */
 static inline bool sm4rs_may_use_neon(void)
 {
 	if (!may_use_simd())
 		return false;
-#ifdef TIF_KERNEL_FPSTATE
-	if (!in_serving_softirq() && test_thread_flag(TIF_KERNEL_FPSTATE))
+	if (test_thread_flag(TIF_KERNEL_FPSTATE) &&
+	    (IS_ENABLED(CONFIG_PREEMPT_RT) || !in_serving_softirq()))
 		return false;
-#endif
+	if (!IS_ENABLED(CONFIG_PREEMPT_RT) && in_serving_softirq() &&
+	    this_cpu_read(sm4rs_softirq_neon))
+		return false;
 	return true;
 }
 
-/* The number of references to a registered algorithm (1: only the registration's). */
-static inline unsigned int sm4rs_crypto_alg_refcount(struct crypto_alg *alg)
+/*
+ * Records that a section of ours opens (open) or closes in the softirq being served, right
+ * after kernel_neon_begin() and before kernel_neon_end(); nothing in task context.
+ */
+static inline void sm4rs_neon_softirq_mark(bool open)
 {
-	return refcount_read(&alg->cra_refcnt);
+	if (!IS_ENABLED(CONFIG_PREEMPT_RT) && in_serving_softirq())
+		this_cpu_write(sm4rs_softirq_neon, open);
+}
+
+/* memzero_explicit(): zeroes memory in a way the compiler does not elide. */
+static inline void sm4rs_memzero_explicit(void *p, size_t len)
+{
+	memzero_explicit(p, len);
+}
+
+/* cond_resched(): a reschedule point, for callers that allow sleeping. */
+static inline void sm4rs_cond_resched(void)
+{
+	cond_resched();
+}
+
+/* might_sleep(): the debug check of a function that may sleep. */
+static inline void sm4rs_might_sleep(void)
+{
+	might_sleep();
 }
 
 /* crypto_memneq(): compares in time independent of the contents. */
@@ -80,13 +121,15 @@ static inline void *sm4rs_sg_linear(struct scatterlist *sg, unsigned int len)
 
 /*
  * What the scatterlist walker does to each destination page it wrote (flush_dcache_page(),
- * where the architecture needs it), for the first len bytes of sg's first entry.
+ * where the architecture needs it), for len bytes from byte start on of sg's first entry.
  */
-static inline void sm4rs_sg_flush_dcache(struct scatterlist *sg, unsigned int len)
+static inline void sm4rs_sg_flush_dcache(struct scatterlist *sg, unsigned int start,
+					 unsigned int len)
 {
 #if ARCH_IMPLEMENTS_FLUSH_DCACHE_PAGE
-	struct page *page = sg_page(sg) + (sg->offset >> PAGE_SHIFT);
-	unsigned int n = (offset_in_page(sg->offset) + len + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	unsigned int first = sg->offset + start;
+	struct page *page = sg_page(sg) + (first >> PAGE_SHIFT);
+	unsigned int n = (offset_in_page(first) + len + PAGE_SIZE - 1) >> PAGE_SHIFT;
 
 	while (n--)
 		flush_dcache_page(page++);
@@ -103,13 +146,22 @@ static inline void sm4rs_sg_copy(void *buf, struct scatterlist *sg, unsigned int
 	scatterwalk_map_and_copy(buf, sg, start, nbytes, out);
 }
 
-/*
- * Tells kmemleak that an algorithm description deliberately never freed (still used after
- * its registration was dropped) is not a leak.
- */
-static inline void sm4rs_crypto_keep_alg(const void *p)
+/* Whether the CPUs have FP/ASIMD and the kernel uses it (not so with arm64.nofpsimd). */
+static inline bool sm4rs_system_supports_fpsimd(void)
 {
-	kmemleak_not_leak(p);
+	return system_supports_fpsimd();
+}
+
+/* The current task, as an address to compare (for tests). */
+static inline void *sm4rs_current_task(void)
+{
+	return current;
+}
+
+/* Whether this runs in a softirq being served (for tests). */
+static inline bool sm4rs_in_serving_softirq(void)
+{
+	return in_serving_softirq();
 }
 
 /* Whether this runs in hard interrupt context (for tests). */

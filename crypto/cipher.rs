@@ -4,25 +4,24 @@
 //!
 //! C header: [`include/linux/crypto.h`](srctree/include/linux/crypto.h).
 //!
-//! A driver implements [`Cipher`] and keeps a [`Registration`] alive for as long as the
-//! algorithm is to be offered. The C table is built at compile time from the trait's
+//! A driver implements [`Cipher`] and keeps a [`Registration`] of its [`alg`] alive for as
+//! long as the algorithm is to be offered. The C table is built at compile time from the trait's
 //! constants; the per-transform context is typed ([`Cipher::Context`]), created when a
 //! transform is allocated and wiped when it is freed.
 
-use super::{bindings, name_array, simd::Simd, wipe, Block};
+use super::{
+    alg::{ctx, ctx_exit, ctx_init, Desc, Kind},
+    bindings, byte_slice, name_array,
+    simd::Simd,
+    Block,
+};
 use core::{
     ffi::{c_int, c_uint, CStr},
     marker::PhantomData,
-    mem::{align_of, size_of, ManuallyDrop},
-    pin::Pin,
+    mem::{align_of, size_of},
     ptr,
 };
-use kernel::{
-    alloc::{flags::GFP_KERNEL, KBox},
-    error::{code::ENOMEM, to_result, Result},
-    types::Opaque,
-    ThisModule,
-};
+use kernel::error::Result;
 
 /// A single-block cipher algorithm.
 ///
@@ -91,25 +90,15 @@ impl<T: Cipher> Adapter<T> {
         alg
     };
 
-    /// Returns the context of `tfm`.
-    ///
-    /// # Safety
-    ///
-    /// `tfm` must be a live transform of this algorithm.
-    unsafe fn ctx(tfm: *mut bindings::crypto_tfm) -> *mut T::Context {
-        // SAFETY: `tfm` is valid; the crypto API allocated `cra_ctxsize` bytes, aligned to
-        // `CRYPTO_MINALIGN` (checked against `T::Context` in `ALG`), behind it.
-        unsafe { (*tfm).__crt_ctx.as_mut_ptr().cast() }
-    }
-
     /// `cra_init`: creates the context.
     ///
     /// # Safety
     ///
     /// Called by the crypto API with a new transform of this algorithm.
     unsafe extern "C" fn init(tfm: *mut bindings::crypto_tfm) -> c_int {
-        // SAFETY: the context area is allocated and not yet initialised.
-        unsafe { ptr::write(Self::ctx(tfm), T::Context::default()) };
+        // SAFETY: a new transform of this algorithm, whose context area fits `T::Context`
+        // (`cra_ctxsize`, alignment checked in `ALG`).
+        unsafe { ctx_init::<T::Context>(tfm) };
         0
     }
 
@@ -119,12 +108,8 @@ impl<T: Cipher> Adapter<T> {
     ///
     /// Called by the crypto API once, when a transform initialised by `init` is freed.
     unsafe extern "C" fn exit(tfm: *mut bindings::crypto_tfm) {
-        // SAFETY: `tfm` is live and its context was created by `init`.
-        let ctx = unsafe { Self::ctx(tfm) };
-        // SAFETY: the context is initialised and never used again.
-        unsafe { ptr::drop_in_place(ctx) };
-        // SAFETY: the area is `size_of::<T::Context>()` bytes long.
-        unsafe { wipe(ctx.cast(), size_of::<T::Context>()) };
+        // SAFETY: the context was created by `init` and is never used again.
+        unsafe { ctx_exit::<T::Context>(tfm) };
     }
 
     /// `cia_setkey`.
@@ -138,10 +123,11 @@ impl<T: Cipher> Adapter<T> {
         key: *const u8,
         len: c_uint,
     ) -> c_int {
-        // SAFETY: the caller gives exclusive use of a live transform.
-        let ctx = unsafe { &mut *Self::ctx(tfm) };
-        // SAFETY: `key` points to `len` readable bytes.
-        let key = unsafe { core::slice::from_raw_parts(key, len as usize) };
+        // SAFETY: the caller gives exclusive use of a live transform, whose context `init`
+        // created.
+        let ctx = unsafe { &mut *ctx::<T::Context>(tfm) };
+        // SAFETY: `key` points to `len` readable bytes (or `len` is 0).
+        let key = unsafe { byte_slice(key, len) };
         // SAFETY: no NEON section is open in a crypto API callback; this is the only `Simd`.
         let mut simd = unsafe { Simd::new(true) };
         match T::set_key(ctx, key, &mut simd) {
@@ -170,8 +156,9 @@ impl<T: Cipher> Adapter<T> {
     /// Called by the crypto API with a live transform, one readable block at `src` and one
     /// writable block at `dst` (possibly the same).
     unsafe extern "C" fn encrypt(tfm: *mut bindings::crypto_tfm, dst: *mut u8, src: *const u8) {
-        // SAFETY: the transform is live; encryption only reads the context.
-        let ctx = unsafe { &*Self::ctx(tfm) };
+        // SAFETY: the transform is live and its context created by `init`; encryption only
+        // reads it.
+        let ctx = unsafe { &*ctx::<T::Context>(tfm) };
         // SAFETY: no NEON section is open in a crypto API callback; this is the only `Simd`.
         let mut simd = unsafe { Simd::new(true) };
         // SAFETY: guaranteed by the caller.
@@ -184,8 +171,9 @@ impl<T: Cipher> Adapter<T> {
     ///
     /// As for [`Self::encrypt`].
     unsafe extern "C" fn decrypt(tfm: *mut bindings::crypto_tfm, dst: *mut u8, src: *const u8) {
-        // SAFETY: the transform is live; decryption only reads the context.
-        let ctx = unsafe { &*Self::ctx(tfm) };
+        // SAFETY: the transform is live and its context created by `init`; decryption only
+        // reads it.
+        let ctx = unsafe { &*ctx::<T::Context>(tfm) };
         // SAFETY: no NEON section is open in a crypto API callback; this is the only `Simd`.
         let mut simd = unsafe { Simd::new(true) };
         // SAFETY: guaranteed by the caller.
@@ -193,62 +181,30 @@ impl<T: Cipher> Adapter<T> {
     }
 }
 
-/// A registered [`Cipher`]; dropping it unregisters the algorithm.
-///
-/// Meant to live in the module object, dropped when the module exits: transforms of the
-/// algorithm hold a reference to the module (`cra_module`), so none is alive then. If it is
-/// dropped earlier while transforms are alive, the kernel warns and the transforms keep
-/// using the algorithm's description, so that is then never freed (see `Drop`).
-///
-/// # Invariants
-///
-/// `alg` is registered with the crypto API for the lifetime of the object, and only
-/// dropped in `Drop::drop`.
-pub struct Registration<T: Cipher> {
-    alg: ManuallyDrop<Pin<KBox<Opaque<bindings::crypto_alg>>>>,
-    _cipher: PhantomData<T>,
-}
+/// The kind of the single-block ciphers: `struct crypto_alg` itself.
+pub struct CipherKind;
 
-impl<T: Cipher> Registration<T> {
-    /// Registers `T`, owned by `module`: a live transform of the algorithm keeps the module
-    /// loaded.
-    pub fn new(module: &'static ThisModule) -> Result<Self> {
-        let mut alg = Adapter::<T>::ALG;
-        alg.cra_module = module.as_ptr().cast();
-        let alg = KBox::pin(Opaque::new(alg), GFP_KERNEL).map_err(|_| ENOMEM)?;
-        // SAFETY: `alg` is a valid, pinned `crypto_alg` that outlives its registration
-        // (unregistered in `drop` before it is freed).
-        to_result(unsafe { bindings::crypto_register_alg(alg.get()) })?;
-        // INVARIANT: registered just above.
-        Ok(Self {
-            alg: ManuallyDrop::new(alg),
-            _cipher: PhantomData,
-        })
+// SAFETY: the description is the `crypto_alg` itself (offset 0), registered and unregistered
+// with `crypto_register_alg()` and `crypto_unregister_alg()`.
+unsafe impl Kind for CipherKind {
+    type Raw = bindings::crypto_alg;
+    const BASE: usize = 0;
+
+    unsafe fn register(raw: *mut bindings::crypto_alg) -> c_int {
+        // SAFETY: as required of the caller.
+        unsafe { bindings::crypto_register_alg(raw) }
+    }
+
+    unsafe fn unregister(raw: *mut bindings::crypto_alg) {
+        // SAFETY: as required of the caller.
+        unsafe { bindings::crypto_unregister_alg(raw) }
     }
 }
 
-impl<T: Cipher> Drop for Registration<T> {
-    fn drop(&mut self) {
-        let alg = self.alg.get();
-        // SAFETY: registered by the type invariant.
-        unsafe { bindings::crypto_unregister_alg(alg) };
-        // SAFETY: `alg` is still allocated and was just unregistered.
-        if !unsafe { super::compat::alg_in_use_after_unregister(alg) } {
-            // SAFETY: unregistered and unused, so the crypto API no longer refers to it;
-            // dropped once, here.
-            unsafe { ManuallyDrop::drop(&mut self.alg) };
-        } else {
-            // Transforms are still alive (the registration was dropped before the module's
-            // exit) and use the description: leaked, never freed, and not reported as a
-            // leak.
-            // SAFETY: the allocation is valid; kmemleak only records the address.
-            unsafe { bindings::sm4rs_crypto_keep_alg(self.alg.get().cast()) };
-        }
-    }
+/// The description of `T`, at compile time, for [`Registration::new`].
+pub const fn alg<T: Cipher>() -> Desc<CipherKind> {
+    Desc(Adapter::<T>::ALG)
 }
 
-// SAFETY: the registration is only touched on creation and drop; the crypto API
-// synchronises its own use of the `crypto_alg`.
-unsafe impl<T: Cipher> Send for Registration<T> {}
-// SAFETY: `&Registration` gives no access to the `crypto_alg`.
-unsafe impl<T: Cipher> Sync for Registration<T> {}
+/// `N` registered ciphers; dropping it unregisters them (see [`super::alg`]).
+pub type Registration<const N: usize> = super::alg::Registration<CipherKind, N>;

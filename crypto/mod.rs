@@ -15,6 +15,7 @@
 //! `bindings` crate has no crypto headers.
 //!
 // sm4rs-oot-end
+//! - [`alg`]: what the kinds share: registration and the per-transform context.
 //! - [`cipher`]: single-block ciphers (`CRYPTO_ALG_TYPE_CIPHER`).
 //! - [`skcipher`]: symmetric key ciphers (block cipher modes) and the skcipher walk.
 //! - [`shash`]: synchronous hashes and MACs.
@@ -25,6 +26,7 @@ pub mod bindings;
 pub mod kunit;
 // sm4rs-oot-end
 // sm4rs-in-tree: use crate::bindings;
+pub mod alg;
 pub mod cipher;
 mod compat;
 pub mod shash;
@@ -61,6 +63,20 @@ impl<const N: usize> Block for [u8; N] {
 mod private {
     pub trait Sealed {}
     impl<const N: usize> Sealed for [u8; N] {}
+}
+
+/// `len` bytes at `p` as a slice; empty (and `p` not used, so it may be NULL) if `len` is 0.
+///
+/// # Safety
+///
+/// If `len > 0`, `p` must be valid for reads of `len` bytes during `'a`, not written
+/// meanwhile.
+pub(crate) unsafe fn byte_slice<'a>(p: *const u8, len: core::ffi::c_uint) -> &'a [u8] {
+    if len == 0 {
+        return &[];
+    }
+    // SAFETY: guaranteed by the caller.
+    unsafe { core::slice::from_raw_parts(p, len as usize) }
 }
 
 /// Copies `name` into a fixed-size, NUL-padded C `char` array (e.g. `cra_name`).
@@ -125,31 +141,15 @@ impl<const N: usize> Drop for Secret<N> {
     }
 }
 
-/// Overwrites `len` bytes at `ptr` with zeros in a way the compiler may not elide.
+/// Overwrites `len` bytes at `ptr` with zeros in a way the compiler may not elide
+/// (`memzero_explicit()`).
 ///
 /// # Safety
 ///
 /// `ptr` must be valid for writes of `len` bytes.
 pub(crate) unsafe fn wipe(ptr: *mut u8, len: usize) {
-    let mut i = 0;
-    // Eight bytes at a time, then bytes (`write_unaligned` has no volatile form, so the
-    // words are written volatile only where aligned).
-    while i < len && (ptr as usize + i) % 8 != 0 {
-        // SAFETY: `ptr + i` is in bounds by the function's safety requirements.
-        unsafe { core::ptr::write_volatile(ptr.add(i), 0) };
-        i += 1;
-    }
-    while i + 8 <= len {
-        // SAFETY: in bounds, and aligned to 8 by the loop above.
-        unsafe { core::ptr::write_volatile(ptr.add(i).cast::<u64>(), 0) };
-        i += 8;
-    }
-    while i < len {
-        // SAFETY: in bounds.
-        unsafe { core::ptr::write_volatile(ptr.add(i), 0) };
-        i += 1;
-    }
-    core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+    // SAFETY: `ptr` is valid for writes of `len` bytes (caller).
+    unsafe { bindings::sm4rs_memzero_explicit(ptr.cast(), len) };
 }
 
 // sm4rs-oot-begin

@@ -10,22 +10,22 @@
 //! created when a transform is allocated and wiped when it is freed. The per-request state
 //! ([`Shash::State`]) lives in the `shash_desc`, which the crypto API copies as bytes
 //! (export, import, cloning a descriptor), so it must be plain data ([`PlainState`]). The
-//! data of an update is a byte slice: shash callers pass virtually contiguous buffers.
+//! data of an update is an [`Input`]: a virtually contiguous buffer, but not a slice, as
+//! other threads may write it meanwhile.
 
-use super::{bindings, name_array, simd::Simd, wipe, Block};
+use super::{
+    alg::{ctx, ctx_exit, ctx_init, Desc, Kind},
+    bindings, byte_slice, name_array,
+    simd::Simd,
+    Block,
+};
 use core::{
     ffi::{c_int, c_uint, CStr},
     marker::PhantomData,
-    mem::{align_of, size_of, ManuallyDrop},
-    pin::Pin,
+    mem::{align_of, size_of},
     ptr,
 };
-use kernel::{
-    alloc::{flags::GFP_KERNEL, KBox},
-    error::{code::ENOMEM, to_result, Result},
-    types::Opaque,
-    ThisModule,
-};
+use kernel::error::Result;
 
 /// A type that the crypto API may copy as bytes and hand back: the state of a hash request.
 ///
@@ -67,7 +67,7 @@ pub trait Shash: 'static {
     fn init(key: &Self::Key) -> Self::State;
 
     /// Takes in `data`.
-    fn update(key: &Self::Key, state: &mut Self::State, data: &[u8], simd: &mut Simd);
+    fn update(key: &Self::Key, state: &mut Self::State, data: Input<'_>, simd: &mut Simd);
 
     /// Writes the digest of everything taken in. The state is not used again unless the
     /// request is initialised (or imported) anew.
@@ -112,17 +112,6 @@ impl<T: Shash> Adapter<T> {
         alg
     };
 
-    /// The context of the transform `tfm`.
-    ///
-    /// # Safety
-    ///
-    /// `tfm` must be a live transform of this algorithm.
-    unsafe fn key(tfm: *mut bindings::crypto_shash) -> *mut T::Key {
-        // SAFETY: the crypto API allocated `cra_ctxsize` bytes after the transform, aligned
-        // to CRYPTO_MINALIGN (enough for `T::Key`, checked in `ALG`).
-        unsafe { (*tfm).base.__crt_ctx.as_mut_ptr().cast() }
-    }
-
     /// The state in `desc` and the context of its transform.
     ///
     /// # Safety
@@ -132,7 +121,7 @@ impl<T: Shash> Adapter<T> {
     unsafe fn desc<'a>(desc: *mut bindings::shash_desc) -> (&'a T::Key, &'a mut T::State) {
         // SAFETY: the descriptor is valid; its transform is live and its context initialised
         // by `init_tfm`. Requests only read the context.
-        let key = unsafe { &*Self::key((*desc).tfm) };
+        let key = unsafe { &*ctx::<T::Key>(&raw mut (*(*desc).tfm).base) };
         // SAFETY: `descsize` bytes follow the descriptor, aligned to ARCH_SLAB_MINALIGN
         // (checked in `ALG`); they hold a `T::State` (any bytes are one: `PlainState`).
         let state = unsafe { &mut *(*desc).__ctx.as_mut_ptr().cast::<T::State>() };
@@ -145,8 +134,9 @@ impl<T: Shash> Adapter<T> {
     ///
     /// Called by the crypto API with a new transform of this algorithm.
     unsafe extern "C" fn init_tfm(tfm: *mut bindings::crypto_shash) -> c_int {
-        // SAFETY: the context area is allocated and not yet initialised.
-        unsafe { ptr::write(Self::key(tfm), T::Key::default()) };
+        // SAFETY: a new transform of this algorithm, whose context area fits `T::Key`
+        // (`cra_ctxsize`, alignment checked in `ALG`).
+        unsafe { ctx_init::<T::Key>(&raw mut (*tfm).base) };
         0
     }
 
@@ -156,12 +146,8 @@ impl<T: Shash> Adapter<T> {
     ///
     /// Called by the crypto API once, when a transform initialised by `init_tfm` is freed.
     unsafe extern "C" fn exit_tfm(tfm: *mut bindings::crypto_shash) {
-        // SAFETY: the transform is live and its context initialised.
-        let key = unsafe { Self::key(tfm) };
-        // SAFETY: the context is never used again.
-        unsafe { ptr::drop_in_place(key) };
-        // SAFETY: the area is `size_of::<T::Key>()` bytes long.
-        unsafe { wipe(key.cast(), size_of::<T::Key>()) };
+        // SAFETY: the context was created by `init_tfm` and is never used again.
+        unsafe { ctx_exit::<T::Key>(&raw mut (*tfm).base) };
     }
 
     /// `setkey`.
@@ -175,10 +161,10 @@ impl<T: Shash> Adapter<T> {
         key: *const u8,
         len: c_uint,
     ) -> c_int {
-        // SAFETY: setkey has exclusive use of the transform.
-        let ctx = unsafe { &mut *Self::key(tfm) };
+        // SAFETY: setkey has exclusive use of the transform, whose context `init_tfm` created.
+        let ctx = unsafe { &mut *ctx::<T::Key>(&raw mut (*tfm).base) };
         // SAFETY: `key` points to `len` readable bytes, or `len` is 0.
-        let bytes = unsafe { slice(key, len) };
+        let bytes = unsafe { byte_slice(key, len) };
         // SAFETY: no NEON section is open in a crypto API callback; this is the only `Simd`.
         let mut simd = unsafe { Simd::new(true) };
         match T::set_key(ctx, bytes, &mut simd) {
@@ -193,8 +179,8 @@ impl<T: Shash> Adapter<T> {
     ///
     /// Called by the crypto API with a descriptor of a live, keyed transform.
     unsafe extern "C" fn init(desc: *mut bindings::shash_desc) -> c_int {
-        // SAFETY: the transform is live and its context initialised.
-        let key = unsafe { &*Self::key((*desc).tfm) };
+        // SAFETY: the transform is live and its context initialised by `init_tfm`.
+        let key = unsafe { &*ctx::<T::Key>(&raw mut (*(*desc).tfm).base) };
         let state = T::init(key);
         // SAFETY: the descriptor has `descsize` bytes of state area, aligned for `T::State`.
         unsafe { ptr::write((*desc).__ctx.as_mut_ptr().cast::<T::State>(), state) };
@@ -214,8 +200,12 @@ impl<T: Shash> Adapter<T> {
     ) -> c_int {
         // SAFETY: guaranteed by the caller.
         let (key, state) = unsafe { Self::desc(desc) };
-        // SAFETY: `data` points to `len` readable bytes, or `len` is 0.
-        let data = unsafe { slice(data, len) };
+        // INVARIANT: `data` points to `len` bytes that stay readable during the call.
+        let data = Input {
+            ptr: data,
+            len: len as usize,
+            _p: PhantomData,
+        };
         // SAFETY: no NEON section is open in a crypto API callback; this is the only `Simd`.
         let mut simd = unsafe { Simd::new(true) };
         T::update(key, state, data, &mut simd);
@@ -241,83 +231,93 @@ impl<T: Shash> Adapter<T> {
     }
 }
 
-/// `len` bytes at `p` as a slice; empty (and `p` not used) if `len` is 0.
+/// The data of an update: `len` bytes in the caller's buffer.
 ///
-/// # Safety
-///
-/// If `len > 0`, `p` must be valid for reads of `len` bytes during `'a`.
-unsafe fn slice<'a>(p: *const u8, len: c_uint) -> &'a [u8] {
-    if len == 0 {
-        return &[];
-    }
-    // SAFETY: guaranteed by the caller.
-    unsafe { core::slice::from_raw_parts(p, len as usize) }
-}
-
-/// A [`Shash`] algorithm's C description, made by [`alg`] for [`Registration::new`].
-pub struct Alg(bindings::shash_alg);
-
-/// The description of `T`, at compile time.
-pub const fn alg<T: Shash>() -> Alg {
-    Alg(Adapter::<T>::ALG)
-}
-
-/// `N` registered [`Shash`] algorithms; dropping it unregisters them.
-///
-/// Like the other registrations of this abstraction: meant to live in the module object;
-/// if dropped while transforms are alive, the descriptions are leaked (never freed) rather
-/// than freed under their users.
+/// Not a slice: the buffer may be memory that other threads write meanwhile (AF_ALG hashes
+/// user pages), which a `&[u8]` would promise it is not. It is read by copying
+/// ([`Input::read`]) or by assembly ([`Input::as_ptr`]).
 ///
 /// # Invariants
 ///
-/// The `N` descriptions in `algs` are registered with the crypto API for the lifetime of
-/// the object, and only dropped in `Drop::drop`.
-pub struct Registration<const N: usize> {
-    algs: ManuallyDrop<Pin<KBox<Opaque<[bindings::shash_alg; N]>>>>,
+/// `ptr` is valid for reads of `len` bytes during `'a` (it may be NULL if `len` is 0).
+pub struct Input<'a> {
+    ptr: *const u8,
+    len: usize,
+    _p: PhantomData<&'a [u8]>,
 }
 
-impl<const N: usize> Registration<N> {
-    /// Registers `algs` (all or none), owned by `module`.
-    pub fn new(module: &'static ThisModule, algs: [Alg; N]) -> Result<Self> {
-        let mut c = algs.map(|a| a.0);
-        for a in c.iter_mut() {
-            a.__bindgen_anon_1.halg.base.cra_module = module.as_ptr().cast();
+impl<'a> Input<'a> {
+    /// The number of bytes.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The first byte, readable for [`Input::len`] bytes (for assembly routines).
+    pub fn as_ptr(&self) -> *const u8 {
+        self.ptr
+    }
+
+    /// Splits into the first `n` bytes (at most [`Input::len`]) and the rest.
+    pub fn split_at(self, n: usize) -> (Input<'a>, Input<'a>) {
+        let n = n.min(self.len);
+        // INVARIANT: both parts lie in the original range.
+        (
+            Input { len: n, ..self },
+            Input {
+                // `n <= len`: in bounds, or `ptr` itself if `n` is 0.
+                ptr: self.ptr.wrapping_add(n),
+                len: self.len - n,
+                _p: PhantomData,
+            },
+        )
+    }
+
+    /// Copies the first `buf.len()` bytes (at most [`Input::len`]) into `buf`.
+    pub fn read(&self, buf: &mut [u8]) {
+        self.read_at(0, buf);
+    }
+
+    /// Copies `buf.len()` bytes from byte `offset` on (at most what is there) into `buf`.
+    pub fn read_at(&self, offset: usize, buf: &mut [u8]) {
+        let offset = offset.min(self.len);
+        let n = buf.len().min(self.len - offset);
+        if n > 0 {
+            // SAFETY: `ptr` is readable for `len >= offset + n` bytes (type invariant) and
+            // `buf` is a distinct, writable buffer of at least `n` bytes.
+            unsafe { ptr::copy_nonoverlapping(self.ptr.add(offset), buf.as_mut_ptr(), n) };
         }
-        let algs = KBox::pin(Opaque::new(c), GFP_KERNEL).map_err(|_| ENOMEM)?;
-        // SAFETY: `algs` holds `N` valid, pinned descriptions that outlive their
-        // registration (undone in `drop`). The call registers all or none.
-        to_result(unsafe { bindings::crypto_register_shashes(algs.get().cast(), N as c_int) })?;
-        // INVARIANT: registered above.
-        Ok(Self {
-            algs: ManuallyDrop::new(algs),
-        })
     }
 }
 
-impl<const N: usize> Drop for Registration<N> {
-    fn drop(&mut self) {
-        let algs: *mut bindings::shash_alg = self.algs.get().cast();
-        // SAFETY: registered by the type invariant.
-        unsafe { bindings::crypto_unregister_shashes(algs, N as c_int) };
-        let mut in_use = false;
-        for i in 0..N {
-            // SAFETY: `algs` has `N` entries, still allocated.
-            let base = unsafe { &raw mut (*algs.add(i)).__bindgen_anon_1.halg.base };
-            // SAFETY: `base` is a valid, just unregistered `crypto_alg`.
-            in_use |= unsafe { super::compat::alg_in_use_after_unregister(base) };
-        }
-        if !in_use {
-            // SAFETY: unregistered and unused, so the crypto API no longer refers to the
-            // descriptions; they are dropped once, here.
-            unsafe { ManuallyDrop::drop(&mut self.algs) };
-        } else {
-            // SAFETY: the allocation is valid; kmemleak only records the address.
-            unsafe { bindings::sm4rs_crypto_keep_alg(self.algs.get().cast()) };
-        }
+/// The kind of the synchronous hashes: `struct shash_alg`.
+pub struct ShashKind;
+
+// SAFETY: `shash_alg` embeds its `crypto_alg` at `halg.base`; it is registered and
+// unregistered with `crypto_register_shash()` and `crypto_unregister_shash()`.
+unsafe impl Kind for ShashKind {
+    type Raw = bindings::shash_alg;
+    const BASE: usize = core::mem::offset_of!(bindings::shash_alg, __bindgen_anon_1.halg.base);
+
+    unsafe fn register(raw: *mut bindings::shash_alg) -> c_int {
+        // SAFETY: as required of the caller.
+        unsafe { bindings::crypto_register_shash(raw) }
+    }
+
+    unsafe fn unregister(raw: *mut bindings::shash_alg) {
+        // SAFETY: as required of the caller.
+        unsafe { bindings::crypto_unregister_shash(raw) }
     }
 }
 
-// SAFETY: only touched on creation and drop; the crypto API synchronises its own use.
-unsafe impl<const N: usize> Send for Registration<N> {}
-// SAFETY: `&Registration` gives no access to the algorithms.
-unsafe impl<const N: usize> Sync for Registration<N> {}
+/// The description of `T`, at compile time, for [`Registration::new`].
+pub const fn alg<T: Shash>() -> Desc<ShashKind> {
+    Desc(Adapter::<T>::ALG)
+}
+
+/// `N` registered hashes; dropping it unregisters them (see [`super::alg`]).
+pub type Registration<const N: usize> = super::alg::Registration<ShashKind, N>;

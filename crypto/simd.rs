@@ -14,7 +14,9 @@
 //! the callback's context, and [`Simd::neon`] opens one around a closure:
 //!
 //! - it checks the context each time and returns `None` where NEON may not be used, so a
-//!   safe caller cannot reach the `BUG_ON()`;
+//!   safe caller cannot reach the `BUG_ON()`, nor open a section inside another one that
+//!   the kernel or this abstraction knows of (see [`Simd::allowed`]: a section opened by C
+//!   code in a softirq cannot be seen, and crypto API callers must not call it there);
 //! - it borrows the [`Simd`] mutably for the whole section and the closure gets only a
 //!   [`Neon`] token, so a section cannot be opened inside another (the abstraction never
 //!   calls back into a driver while a section is open);
@@ -77,8 +79,11 @@ impl Simd {
     }
 
     /// Whether a section could be opened now: the callback allows NEON, `may_use_simd()`
-    /// holds, and no kernel-mode NEON section of this task is open (one that a C caller
-    /// would have left open around the crypto API call).
+    /// holds, and no kernel-mode NEON section is open that a new one would nest in: none of
+    /// this task (one that a C caller would have left open around the crypto API call, which
+    /// the kernel marks with `TIF_KERNEL_FPSTATE`; allowed only from a softirq that
+    /// interrupted it, never on PREEMPT_RT), and none of this abstraction in the softirq
+    /// being served (which the abstraction marks per CPU, as the kernel does not).
     pub fn allowed(&self) -> bool {
         // SAFETY: the helpers read per-CPU, context and thread state only.
         unsafe {
@@ -90,8 +95,10 @@ impl Simd {
     /// Runs `f` inside a kernel-mode NEON section and returns its result, or returns `None`
     /// without running it where NEON may not be used (see [`Simd::allowed`]).
     ///
-    /// The section must be short and `f` must not sleep. The context is checked the first
-    /// time only: it cannot change during the callback (or walk) that lent the `Simd`.
+    /// The section must be short (the walks hand drivers at most a page at a time) and `f`
+    /// must not sleep. The context is checked the first time only: it cannot change during
+    /// the callback (or walk) that lent the `Simd`, and the sections of one `Simd` never
+    /// nest.
     #[inline]
     pub fn neon<R>(&mut self, f: impl FnOnce(&Neon) -> R) -> Option<R> {
         let allowed = match self.allowed {
@@ -107,13 +114,27 @@ impl Simd {
         #[cfg(sm4rs_neon_state)]
         {
             let mut state = core::mem::MaybeUninit::<bindings::user_fpsimd_state>::uninit();
+            let st = state.as_mut_ptr();
             // SAFETY: NEON may be used here and no section is open (checked above, and by
             // the type invariant); `state` is a buffer for the task's FPSIMD state that stays
             // at this address until the matching `kernel_neon_end()` below.
-            unsafe { bindings::kernel_neon_begin(state.as_mut_ptr()) };
+            unsafe { bindings::kernel_neon_begin(st) };
+            // SAFETY: marks the section just opened (in a softirq).
+            unsafe { bindings::sm4rs_neon_softirq_mark(true) };
             let r = f(&token);
+            // SAFETY: the section closes next.
+            unsafe { bindings::sm4rs_neon_softirq_mark(false) };
             // SAFETY: ends the section begun above, with the same buffer.
-            unsafe { bindings::kernel_neon_end(state.as_mut_ptr()) };
+            unsafe { bindings::kernel_neon_end(st) };
+            // The buffer may now hold registers of this section (saved on preemption: round
+            // keys, data) or of the task it interrupted.
+            // SAFETY: `st` is the buffer, `size_of` bytes, no longer used by the kernel.
+            unsafe {
+                super::wipe(
+                    st.cast(),
+                    core::mem::size_of::<bindings::user_fpsimd_state>(),
+                )
+            };
             Some(r)
         }
         #[cfg(not(sm4rs_neon_state))]
@@ -121,7 +142,11 @@ impl Simd {
             // SAFETY: NEON may be used here and no section is open (checked above, and by
             // the type invariant); `f` cannot open another one (`self` is borrowed).
             unsafe { bindings::kernel_neon_begin() };
+            // SAFETY: marks the section just opened (in a softirq).
+            unsafe { bindings::sm4rs_neon_softirq_mark(true) };
             let r = f(&token);
+            // SAFETY: the section closes next.
+            unsafe { bindings::sm4rs_neon_softirq_mark(false) };
             // SAFETY: ends the section begun above.
             unsafe { bindings::kernel_neon_end() };
             Some(r)
@@ -133,4 +158,12 @@ impl Simd {
 pub fn cpu_has_sm4() -> bool {
     // SAFETY: reads the system-wide CPU feature bits.
     unsafe { bindings::cpu_have_feature(bindings::SM4RS_CONST_KERNEL_HWCAP_SM4) }
+}
+
+/// Whether kernel-mode NEON can be used at all: the CPUs have FP/ASIMD and the kernel uses it
+/// (`system_supports_fpsimd()`: not with `arm64.nofpsimd`). A driver without a path that
+/// avoids NEON should not register where this is false.
+pub fn fpsimd_usable() -> bool {
+    // SAFETY: reads the system-wide CPU capabilities.
+    unsafe { bindings::sm4rs_system_supports_fpsimd() }
 }

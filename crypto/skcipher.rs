@@ -12,23 +12,19 @@
 //! Neither a step's data nor its IV can be used after the step, and the abstraction calls
 //! `skcipher_walk_done()` itself, outside any NEON section.
 
-use super::{bindings, name_array, simd::Simd, wipe, Block};
+use super::{
+    alg::{ctx, ctx_exit, ctx_init, Desc, Kind},
+    bindings, byte_slice, name_array,
+    simd::Simd,
+    Block,
+};
 use core::{
     ffi::{c_int, c_uint, CStr},
     marker::PhantomData,
-    mem::{align_of, size_of, ManuallyDrop},
-    pin::Pin,
+    mem::{align_of, size_of},
     ptr::{self, NonNull},
 };
-use kernel::{
-    alloc::{flags::GFP_KERNEL, KBox},
-    error::{
-        code::{EINVAL, ENOMEM},
-        to_result, Result,
-    },
-    types::Opaque,
-    ThisModule,
-};
+use kernel::error::{code::EINVAL, to_result, Result};
 
 /// A key as given to [`Skcipher::set_key`], with the transform's request flags.
 pub struct Key<'a> {
@@ -155,36 +151,26 @@ impl<T: Skcipher> Adapter<T> {
         alg
     };
 
-    /// The context of the transform `tfm`.
+    /// `init`: creates the context.
     ///
-    /// # Safety
-    ///
-    /// `tfm` must be a live transform of this algorithm.
-    unsafe fn ctx(tfm: *mut bindings::crypto_tfm) -> *mut T::Context {
-        // SAFETY: the crypto API allocated `cra_ctxsize` bytes after the transform,
-        // aligned to CRYPTO_MINALIGN (enough for `T::Context`, checked in `ALG`).
-        unsafe { (*tfm).__crt_ctx.as_mut_ptr().cast() }
-    }
-
     /// # Safety
     ///
     /// Called by the crypto API with a new transform of this algorithm.
     unsafe extern "C" fn init(tfm: *mut bindings::crypto_skcipher) -> c_int {
-        // SAFETY: the context area is allocated and not yet initialised.
-        unsafe { ptr::write(Self::ctx(&raw mut (*tfm).base), T::Context::default()) };
+        // SAFETY: a new transform of this algorithm, whose context area fits `T::Context`
+        // (`cra_ctxsize`, alignment checked in `ALG`).
+        unsafe { ctx_init::<T::Context>(&raw mut (*tfm).base) };
         0
     }
 
+    /// `exit`: drops the context and wipes its memory.
+    ///
     /// # Safety
     ///
     /// Called by the crypto API once, when a transform initialised by `init` is freed.
     unsafe extern "C" fn exit(tfm: *mut bindings::crypto_skcipher) {
-        // SAFETY: the transform is live and its context initialised.
-        let ctx = unsafe { Self::ctx(&raw mut (*tfm).base) };
-        // SAFETY: the context is never used again.
-        unsafe { ptr::drop_in_place(ctx) };
-        // SAFETY: the area is `size_of::<T::Context>()` bytes long.
-        unsafe { wipe(ctx.cast(), size_of::<T::Context>()) };
+        // SAFETY: the context was created by `init` and is never used again.
+        unsafe { ctx_exit::<T::Context>(&raw mut (*tfm).base) };
     }
 
     /// # Safety
@@ -198,11 +184,11 @@ impl<T: Skcipher> Adapter<T> {
     ) -> c_int {
         // SAFETY: the transform is live; `base` is its `crypto_tfm`.
         let base = unsafe { &raw mut (*tfm).base };
-        // SAFETY: setkey has exclusive use of the transform.
-        let ctx = unsafe { &mut *Self::ctx(base) };
+        // SAFETY: setkey has exclusive use of the transform, whose context `init` created.
+        let ctx = unsafe { &mut *ctx::<T::Context>(base) };
         let key = Key {
-            // SAFETY: `key` points to `len` readable bytes.
-            bytes: unsafe { core::slice::from_raw_parts(key, len as usize) },
+            // SAFETY: `key` points to `len` readable bytes (or `len` is 0).
+            bytes: unsafe { byte_slice(key, len) },
             // SAFETY: the transform is live.
             flags: unsafe { (*base).crt_flags },
         };
@@ -232,7 +218,7 @@ impl<T: Skcipher> Adapter<T> {
         }
         // SAFETY: the transform is live and its context initialised by `init`; requests
         // only read it.
-        let ctx = unsafe { &*Self::ctx((*req).base.tfm) };
+        let ctx = unsafe { &*ctx::<T::Context>((*req).base.tfm) };
         // SAFETY: the request is valid, its transform's IV size is `T::Iv::SIZE` and its IV
         // is non-NULL if that is not zero (checked above); it is ours for the call.
         let mut req = unsafe { Request::new(req) };
@@ -259,77 +245,33 @@ impl<T: Skcipher> Adapter<T> {
     }
 }
 
-/// The C description of one [`Skcipher`], for [`Registration::new`].
-pub struct Alg(bindings::skcipher_alg);
+/// The kind of the symmetric key ciphers: `struct skcipher_alg`.
+pub struct SkcipherKind;
 
-/// Describes `T` for registration.
-pub const fn alg<T: Skcipher>() -> Alg {
-    Alg(Adapter::<T>::ALG)
-}
+// SAFETY: `skcipher_alg` embeds its `crypto_alg` at `co.base`; it is registered and
+// unregistered with `crypto_register_skcipher()` and `crypto_unregister_skcipher()`.
+unsafe impl Kind for SkcipherKind {
+    type Raw = bindings::skcipher_alg;
+    const BASE: usize = core::mem::offset_of!(bindings::skcipher_alg, __bindgen_anon_1.co.base);
 
-/// A set of registered skciphers; dropping it unregisters them.
-///
-/// Meant to live in the module object, dropped when the module exits: transforms of the
-/// algorithms hold a reference to the module (`cra_module`), so none is alive then. If it
-/// is dropped earlier while transforms are alive, the kernel warns and the transforms keep
-/// using the algorithm descriptions, so those are then never freed (see `Drop`).
-///
-/// # Invariants
-///
-/// The algorithms in `algs` are registered with the crypto API for the lifetime of the
-/// object; `algs` is only dropped in `Drop::drop`.
-pub struct Registration<const N: usize> {
-    algs: ManuallyDrop<Pin<KBox<Opaque<[bindings::skcipher_alg; N]>>>>,
-}
+    unsafe fn register(raw: *mut bindings::skcipher_alg) -> c_int {
+        // SAFETY: as required of the caller.
+        unsafe { bindings::crypto_register_skcipher(raw) }
+    }
 
-impl<const N: usize> Registration<N> {
-    /// Registers `algs` (all or none), owned by `module`.
-    pub fn new(module: &'static ThisModule, algs: [Alg; N]) -> Result<Self> {
-        let mut c = algs.map(|a| a.0);
-        for a in c.iter_mut() {
-            a.__bindgen_anon_1.co.base.cra_module = module.as_ptr().cast();
-        }
-        let algs = KBox::pin(Opaque::new(c), GFP_KERNEL).map_err(|_| ENOMEM)?;
-        // SAFETY: `algs` holds `N` valid, pinned descriptions that outlive their
-        // registration (undone in `drop`). The call registers all or none.
-        to_result(unsafe { bindings::crypto_register_skciphers(algs.get().cast(), N as c_int) })?;
-        // INVARIANT: registered above.
-        Ok(Self {
-            algs: ManuallyDrop::new(algs),
-        })
+    unsafe fn unregister(raw: *mut bindings::skcipher_alg) {
+        // SAFETY: as required of the caller.
+        unsafe { bindings::crypto_unregister_skcipher(raw) }
     }
 }
 
-impl<const N: usize> Drop for Registration<N> {
-    fn drop(&mut self) {
-        let algs: *mut bindings::skcipher_alg = self.algs.get().cast();
-        // SAFETY: registered by the type invariant.
-        unsafe { bindings::crypto_unregister_skciphers(algs, N as c_int) };
-        let mut in_use = false;
-        for i in 0..N {
-            // SAFETY: `algs` has `N` entries, still allocated.
-            let base = unsafe { &raw mut (*algs.add(i)).__bindgen_anon_1.co.base };
-            // SAFETY: `base` is a valid `crypto_alg`.
-            in_use |= unsafe { super::compat::alg_in_use_after_unregister(base) };
-        }
-        if !in_use {
-            // SAFETY: unregistered and unused, so the crypto API no longer refers to the
-            // descriptions; they are dropped once, here.
-            unsafe { ManuallyDrop::drop(&mut self.algs) };
-        } else {
-            // Transforms are still alive (the registration was dropped before the module's
-            // exit) and use the descriptions: leaked, never freed, and not reported as a
-            // leak.
-            // SAFETY: the allocation is valid; kmemleak only records the address.
-            unsafe { bindings::sm4rs_crypto_keep_alg(self.algs.get().cast()) };
-        }
-    }
+/// The description of `T`, at compile time, for [`Registration::new`].
+pub const fn alg<T: Skcipher>() -> Desc<SkcipherKind> {
+    Desc(Adapter::<T>::ALG)
 }
 
-// SAFETY: only touched on creation and drop; the crypto API synchronises its own use.
-unsafe impl<const N: usize> Send for Registration<N> {}
-// SAFETY: `&Registration` gives no access to the algorithms.
-unsafe impl<const N: usize> Sync for Registration<N> {}
+/// `N` registered skciphers; dropping it unregisters them (see [`super::alg`]).
+pub type Registration<const N: usize> = super::alg::Registration<SkcipherKind, N>;
 
 /// A reference to an IV of `I::SIZE` bytes at `p`.
 ///
@@ -421,17 +363,18 @@ impl<Iv: Block> Request<'_, Iv> {
         unsafe { walk_request(req, &mut self.simd, f) }
     }
 
-    /// Runs `f` on the whole request as one step if its data is in the kernel's linear map
-    /// in one piece (see [`Request::walk`]), and returns `None` without calling `f`
-    /// otherwise. Modes that need the end of the request whole (ciphertext stealing) do the
-    /// common case in one go this way.
+    /// Runs `f` on the whole request as one step if it is at most [`MAX_STEP`] bytes long
+    /// and its data is in the kernel's linear map in one piece (see [`Request::walk`]), and
+    /// returns `None` without calling `f` otherwise. Modes that need the end of the request
+    /// whole (ciphertext stealing) do the common case in one go this way.
     pub fn single_step<R>(&mut self, f: impl FnOnce(&mut Step<'_, Iv>) -> R) -> Option<R> {
-        if self.is_empty() {
+        if self.is_empty() || self.len() > MAX_STEP {
             return None;
         }
         let req = self.req;
         // SAFETY: the request is valid and ours (type invariant), its IV as required.
-        unsafe { linear_step(req, &mut self.simd, f) }
+        let lin = unsafe { Linear::of(req) }?;
+        Some(lin.step(0, self.len(), &mut self.simd, f))
     }
 
     /// Copies `buf.len()` bytes of the source data from byte `offset` on into `buf`
@@ -514,13 +457,18 @@ impl<Iv: Block> Request<'_, Iv> {
     }
 }
 
+/// The most data that one step of a walk hands a driver: a page, as the kernel's skcipher
+/// walk maps it. Drivers open one NEON section per step, so no section covers more, and
+/// between steps a request that may sleep gets a reschedule point.
+pub const MAX_STEP: usize = bindings::SM4RS_CONST_PAGE_SIZE;
+
 /// Runs a virtual walk over `req`, handing each step to `f`.
 ///
 /// A request whose source and destination each lie in the first entry of their scatterlist
-/// (dm-crypt's sectors, fscrypt's pages, most small requests) is handed over as one step of
-/// its addresses in the kernel's linear map, without `skcipher_walk_virt()`, and its
-/// destination pages are then flushed as the walk would (`flush_dcache_page()`). Others
-/// go through the walk.
+/// (dm-crypt's sectors, fscrypt's pages, most small requests) is walked over its addresses in
+/// the kernel's linear map, without `skcipher_walk_virt()`, in steps of at most [`MAX_STEP`]
+/// bytes, as the walk would; its destination pages are then flushed as the walk does
+/// (`flush_dcache_page()`). Others go through the walk.
 ///
 /// # Safety
 ///
@@ -537,14 +485,8 @@ unsafe fn walk_request<Iv: Block>(
         return Ok(());
     }
     // SAFETY: as required (caller).
-    if let Some(res) = unsafe { linear_step(req, simd, &mut f) } {
-        // A step is the whole request: bytes left are a partial block the mode refuses, as
-        // the walk would have refused them.
-        return match res {
-            Ok(0) => Ok(()),
-            Ok(_) => Err(EINVAL),
-            Err(e) => Err(e),
-        };
+    if let Some(lin) = unsafe { Linear::of(req) } {
+        return lin.walk(simd, &mut f);
     }
     let mut walk = core::mem::MaybeUninit::<bindings::skcipher_walk>::uninit();
     let w = walk.as_mut_ptr();
@@ -580,54 +522,125 @@ unsafe fn walk_request<Iv: Block>(
             Ok(_) => EINVAL.to_errno(),
             Err(e) => e.to_errno(),
         };
-        // SAFETY: ends the step (`res` bytes left, or an error that ends the walk).
+        // SAFETY: ends the step (`res` bytes left, or an error that ends the walk); it
+        // yields to the scheduler between steps of a request that may sleep.
         err = unsafe { bindings::skcipher_walk_done(w, res) };
     }
     to_result(err)
 }
 
-/// Runs `f` on the whole request `req` as one step, if its source and destination each lie
-/// in the first entry of their scatterlist (with a permanent mapping): their addresses in
-/// the kernel's linear map, without `skcipher_walk_virt()`. The destination pages are then
-/// flushed as the walk would (`flush_dcache_page()`). Returns `None`, without calling `f`,
-/// for other requests.
+/// A request whose source and destination each lie in the first entry of their scatterlist,
+/// with a permanent mapping: walked over their addresses in the kernel's linear map.
 ///
-/// # Safety
+/// # Invariants
 ///
-/// As for [`walk_request`].
-unsafe fn linear_step<Iv: Block, R>(
-    req: *mut bindings::skcipher_request,
-    simd: &mut Simd,
-    f: impl FnOnce(&mut Step<'_, Iv>) -> R,
-) -> Option<R> {
-    // SAFETY: the request is valid (caller).
-    let (len, src_sg, dst_sg, iv) = unsafe { ((*req).cryptlen, (*req).src, (*req).dst, (*req).iv) };
-    // SAFETY: the scatterlists of a valid request describe at least `len` bytes.
-    let src = unsafe { bindings::sm4rs_sg_linear(src_sg, len) };
-    let dst = if dst_sg == src_sg {
-        src
-    } else {
-        // SAFETY: as above.
-        unsafe { bindings::sm4rs_sg_linear(dst_sg, len) }
-    };
-    if src.is_null() || dst.is_null() {
-        return None;
+/// `src` is readable and `dst` writable for `len` bytes (the same memory, or disjoint) while
+/// the request is ours; `dst_sg`'s first entry holds `dst`; `iv` is the request's IV.
+struct Linear {
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+    dst_sg: *mut bindings::scatterlist,
+    iv: *mut u8,
+    may_sleep: bool,
+}
+
+impl Linear {
+    /// The linear view of `req`, or `None` if its data is not in one piece each.
+    ///
+    /// # Safety
+    ///
+    /// As for [`walk_request`]; the result must not be used after the request.
+    unsafe fn of(req: *mut bindings::skcipher_request) -> Option<Self> {
+        // SAFETY: the request is valid (caller).
+        let (len, src_sg, dst_sg, iv, flags) = unsafe {
+            (
+                (*req).cryptlen,
+                (*req).src,
+                (*req).dst,
+                (*req).iv,
+                (*req).base.flags,
+            )
+        };
+        // SAFETY: the scatterlists of a valid request describe at least `len` bytes.
+        let src = unsafe { bindings::sm4rs_sg_linear(src_sg, len) };
+        let dst = if dst_sg == src_sg {
+            src
+        } else {
+            // SAFETY: as above.
+            unsafe { bindings::sm4rs_sg_linear(dst_sg, len) }
+        };
+        if src.is_null() || dst.is_null() {
+            return None;
+        }
+        // INVARIANT: the request's source and destination, `len` bytes each in the linear
+        // map, the same or (as the API requires of distinct scatterlists) disjoint.
+        Some(Self {
+            src: src.cast_const().cast(),
+            dst: dst.cast(),
+            len: len as usize,
+            dst_sg,
+            iv: iv.cast(),
+            may_sleep: flags & bindings::CRYPTO_TFM_REQ_MAY_SLEEP != 0,
+        })
     }
-    // INVARIANT: the request's source and destination, `len` bytes each in the linear map,
-    // the same or (as the API requires of distinct scatterlists) disjoint; its IV.
-    let mut step = Step {
-        src: src.cast_const().cast(),
-        dst: dst.cast(),
-        len: len as usize,
-        total: len as usize,
-        iv: iv.cast(),
-        simd,
-        _p: PhantomData,
-    };
-    let res = f(&mut step);
-    // SAFETY: `dst_sg`'s first entry holds the `len` bytes just written.
-    unsafe { bindings::sm4rs_sg_flush_dcache(dst_sg, len) };
-    Some(res)
+
+    /// Runs `f` on the `n` bytes from byte `at` on as one step (`at + n <= len`).
+    fn step<Iv: Block, R>(
+        &self,
+        at: usize,
+        n: usize,
+        simd: &mut Simd,
+        f: impl FnOnce(&mut Step<'_, Iv>) -> R,
+    ) -> R {
+        let n = n.min(self.len.saturating_sub(at));
+        // INVARIANT: a sub-range of the request's data (type invariant), and its IV.
+        let mut step = Step {
+            src: self.src.wrapping_add(at),
+            dst: self.dst.wrapping_add(at),
+            len: n,
+            total: self.len - at,
+            iv: self.iv,
+            simd,
+            _p: PhantomData,
+        };
+        let r = f(&mut step);
+        // SAFETY: `dst_sg`'s first entry holds the bytes just written (type invariant), at
+        // offsets below `len`, a `c_uint`.
+        unsafe { bindings::sm4rs_sg_flush_dcache(self.dst_sg, at as c_uint, n as c_uint) };
+        r
+    }
+
+    /// Walks the data in steps of at most [`MAX_STEP`] bytes, as the kernel's walk would:
+    /// bytes that `f` leaves come again at the start of the next step, a step left whole
+    /// ends the walk with `EINVAL`, and a request that may sleep gets a reschedule point
+    /// between steps.
+    fn walk<Iv: Block>(
+        &self,
+        simd: &mut Simd,
+        f: &mut impl FnMut(&mut Step<'_, Iv>) -> Result<usize>,
+    ) -> Result {
+        if self.may_sleep {
+            // SAFETY: the debug check of a function that may sleep, as the walk's.
+            unsafe { bindings::sm4rs_might_sleep() };
+        }
+        let mut done = 0;
+        while done < self.len {
+            let n = (self.len - done).min(MAX_STEP);
+            match self.step(done, n, simd, &mut *f) {
+                Ok(left) if left < n => done += n - left,
+                // Leaving the whole step would present it again, forever (or the data ends
+                // in a partial block the mode refuses).
+                Ok(_) => return Err(EINVAL),
+                Err(e) => return Err(e),
+            }
+            if self.may_sleep && done < self.len {
+                // SAFETY: the caller allows sleeping and no NEON section is open here.
+                unsafe { bindings::sm4rs_cond_resched() };
+            }
+        }
+        Ok(())
+    }
 }
 
 /// One step of a walk: the data mapped now, the IV, and the right to use NEON on them.

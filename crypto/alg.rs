@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! What every kind of algorithm shares: its registration with the crypto API and its
+//! per-transform context.
+//!
+//! C header: [`include/crypto/algapi.h`](srctree/include/crypto/algapi.h).
+//!
+//! A kind ([`Kind`]: cipher, skcipher, shash) names the C struct that describes one of its
+//! algorithms and the functions that register it. [`Registration`] registers `N`
+//! descriptions of one kind and unregisters them when dropped.
+//!
+//! Who frees a description: the crypto API, through the `cra_destroy` callback of its
+//! `crypto_alg`, when it drops the last reference to the algorithm. That is at once when the
+//! algorithm is unregistered unused, and when the last transform is freed if it is
+//! unregistered while in use (safe code can drop a registration at any time). Kernels that
+//! keep the registration's own reference of an algorithm unregistered in use (Linux 6.12,
+//! which warns then) never call it: the description is leaked, never freed under its users.
+//! No kernel version needs to be known for this.
+
+use super::{bindings, wipe};
+use core::{
+    ffi::c_int,
+    marker::PhantomData,
+    mem::{size_of, MaybeUninit},
+    ptr::{self, NonNull},
+};
+use kernel::{
+    alloc::{flags::GFP_KERNEL, KBox},
+    error::{to_result, Result},
+    types::Opaque,
+    ThisModule,
+};
+
+/// A kind of algorithm: the C struct that describes one algorithm of the kind, and the
+/// functions that register and unregister it.
+///
+/// # Safety
+///
+/// `BASE` must be the offset of the `crypto_alg` that a `Raw` embeds; [`Kind::register`] and
+/// [`Kind::unregister`] must be the kind's registration functions, which register the
+/// algorithm described by `*raw` (which must then stay put until its `cra_destroy`) and
+/// unregister it.
+pub unsafe trait Kind: 'static {
+    /// The C description of one algorithm, e.g. `struct skcipher_alg`.
+    type Raw: 'static;
+    /// The offset of the `struct crypto_alg` in [`Kind::Raw`].
+    const BASE: usize;
+
+    /// Registers the algorithm `raw` describes (`crypto_register_skcipher()`, ...).
+    ///
+    /// # Safety
+    ///
+    /// `raw` must point to a valid description that stays valid and pinned until the crypto
+    /// API calls its `cra_destroy`.
+    unsafe fn register(raw: *mut Self::Raw) -> c_int;
+
+    /// Unregisters the algorithm `raw` describes.
+    ///
+    /// # Safety
+    ///
+    /// `raw` must have been registered by [`Kind::register`] and not unregistered since.
+    unsafe fn unregister(raw: *mut Self::Raw);
+}
+
+/// The C description of one algorithm of kind `K`, built at compile time by the kind's
+/// `alg()` (e.g. [`super::skcipher::alg`]), for [`Registration::new`].
+pub struct Desc<K: Kind>(pub(crate) K::Raw);
+
+/// The `crypto_alg` of the description `raw`.
+fn base<K: Kind>(raw: *mut K::Raw) -> *mut bindings::crypto_alg {
+    // By `Kind`'s safety requirements, `BASE` is in bounds of the description.
+    raw.cast::<u8>().wrapping_add(K::BASE).cast()
+}
+
+/// `cra_destroy`: frees a description allocated by [`Registration::new`].
+///
+/// # Safety
+///
+/// Called by the crypto API, once, with the `crypto_alg` of such a description, when it
+/// drops its last reference to the algorithm.
+unsafe extern "C" fn destroy<K: Kind>(alg: *mut bindings::crypto_alg) {
+    let raw = alg
+        .cast::<u8>()
+        .wrapping_sub(K::BASE)
+        .cast::<Opaque<K::Raw>>();
+    // SAFETY: `raw` is the description that embeds `alg`, which `Registration::new` allocated
+    // with `KBox` and gave up (`into_raw`); nothing refers to it any more (no reference is
+    // left), and the crypto API calls this once.
+    drop(unsafe { KBox::from_raw(raw) });
+}
+
+/// `N` registered algorithms of kind `K`; dropping it unregisters them.
+///
+/// Meant to live in the module object, dropped when the module exits: transforms hold a
+/// reference to the module (`cra_module`), so none is alive then. Dropped earlier, while
+/// transforms are alive, it still unregisters them; each description is freed by the crypto
+/// API when its last transform goes (see the module's documentation).
+///
+/// # Invariants
+///
+/// Each of `algs` is a description allocated by [`Registration::new`], registered with the
+/// crypto API for the lifetime of the object, and freed only by its `cra_destroy`.
+pub struct Registration<K: Kind, const N: usize> {
+    algs: [NonNull<K::Raw>; N],
+    _kind: PhantomData<K>,
+}
+
+impl<K: Kind, const N: usize> Registration<K, N> {
+    /// Registers `algs` (all or none), owned by `module`: a live transform of any of them
+    /// keeps the module loaded.
+    pub fn new(module: &'static ThisModule, algs: [Desc<K>; N]) -> Result<Self> {
+        let mut done: [MaybeUninit<NonNull<K::Raw>>; N] = [const { MaybeUninit::uninit() }; N];
+        for (i, desc) in algs.into_iter().enumerate() {
+            let res = Self::register_one(module, desc.0);
+            match res {
+                Ok(p) => {
+                    if let Some(slot) = done.get_mut(i) {
+                        slot.write(p);
+                    }
+                }
+                Err(e) => {
+                    for slot in done[..i].iter().rev() {
+                        // SAFETY: the first `i` slots were written with registered
+                        // descriptions (above), unregistered once, here.
+                        unsafe { K::unregister(slot.assume_init().as_ptr()) };
+                    }
+                    return Err(e);
+                }
+            }
+        }
+        // SAFETY: all `N` slots were written (the loop ran `N` times without an error).
+        let algs = done.map(|d| unsafe { d.assume_init() });
+        // INVARIANT: each registered above, from an allocation of this function.
+        Ok(Self {
+            algs,
+            _kind: PhantomData,
+        })
+    }
+
+    /// Allocates `raw` with `cra_module` and `cra_destroy` set, and registers it.
+    fn register_one(module: &'static ThisModule, raw: K::Raw) -> Result<NonNull<K::Raw>> {
+        let b = KBox::new(Opaque::new(raw), GFP_KERNEL)?;
+        let p = KBox::into_raw(b);
+        // `Opaque<T>` is `repr(transparent)` over `T`.
+        let raw = p.cast::<K::Raw>();
+        let alg = base::<K>(raw);
+        // SAFETY: `alg` is the description's `crypto_alg`, not yet shared.
+        unsafe {
+            (*alg).cra_module = module.as_ptr().cast();
+            (*alg).cra_destroy = Some(destroy::<K>);
+        }
+        // SAFETY: `raw` is valid and stays put until its `cra_destroy` (it is never moved or
+        // freed otherwise once registered).
+        let r = to_result(unsafe { K::register(raw) });
+        if let Err(e) = r {
+            // Not registered: the crypto API holds no reference and calls no `cra_destroy`.
+            // SAFETY: `p` came from `KBox::into_raw` above and is not used elsewhere.
+            drop(unsafe { KBox::from_raw(p) });
+            return Err(e);
+        }
+        // `KBox::into_raw` never gives NULL.
+        NonNull::new(raw).ok_or(kernel::error::code::ENOMEM)
+    }
+}
+
+impl<K: Kind, const N: usize> Drop for Registration<K, N> {
+    fn drop(&mut self) {
+        for raw in self.algs.iter().rev() {
+            // SAFETY: registered by the type invariant; the crypto API frees the description
+            // (its `cra_destroy`) when its last reference goes, possibly in this call.
+            unsafe { K::unregister(raw.as_ptr()) };
+        }
+    }
+}
+
+// SAFETY: the registration is only touched on creation and drop; the crypto API synchronises
+// its own use of the descriptions.
+unsafe impl<K: Kind, const N: usize> Send for Registration<K, N> {}
+// SAFETY: `&Registration` gives no access to the descriptions.
+unsafe impl<K: Kind, const N: usize> Sync for Registration<K, N> {}
+
+/// The context area of the transform `tfm`, as a `C`.
+///
+/// # Safety
+///
+/// `tfm` must be a live transform whose algorithm has a context area of at least
+/// `size_of::<C>()` bytes (`cra_ctxsize`), which is aligned to `CRYPTO_MINALIGN`; `C`'s
+/// alignment must not be larger (the algorithm tables check it at compile time).
+pub(crate) unsafe fn ctx<C>(tfm: *mut bindings::crypto_tfm) -> *mut C {
+    // SAFETY: `tfm` is live (caller); its context follows it.
+    unsafe { (*tfm).__crt_ctx.as_mut_ptr().cast() }
+}
+
+/// Creates the context of a new transform (`cra_init`, `init`, `init_tfm`).
+///
+/// # Safety
+///
+/// As for [`ctx`], with a context area not yet initialised.
+pub(crate) unsafe fn ctx_init<C: Default>(tfm: *mut bindings::crypto_tfm) {
+    // SAFETY: the context area is allocated, aligned for `C` and not yet initialised.
+    unsafe { ptr::write(ctx::<C>(tfm), C::default()) };
+}
+
+/// Drops the context of a transform and wipes its memory (`cra_exit`, `exit`, `exit_tfm`).
+///
+/// # Safety
+///
+/// As for [`ctx`], with a context created by [`ctx_init`] and never used again.
+pub(crate) unsafe fn ctx_exit<C>(tfm: *mut bindings::crypto_tfm) {
+    // SAFETY: the transform is live and its context initialised (caller).
+    let c = unsafe { ctx::<C>(tfm) };
+    // SAFETY: the context is never used again (caller).
+    unsafe { ptr::drop_in_place(c) };
+    // SAFETY: the area is `size_of::<C>()` bytes long.
+    unsafe { wipe(c.cast(), size_of::<C>()) };
+}
