@@ -383,6 +383,7 @@ SYM_FUNC_START(sm4rs_ce_cbc_dec)
 	ret
 SYM_FUNC_END(sm4rs_ce_cbc_dec)
 
+#ifdef CONFIG_CRYPTO_SM4_RUST_CFB
 /*
  * void sm4rs_ce_cfb_enc(const u32 rk_enc[32], u8 *dst, const u8 *src,
  *			 unsigned int nblocks, u8 iv[16]);
@@ -468,6 +469,7 @@ SYM_FUNC_START(sm4rs_ce_cfb_dec)
 .Lcfb_dec_ret:
 	ret
 SYM_FUNC_END(sm4rs_ce_cfb_dec)
+#endif /* CONFIG_CRYPTO_SM4_RUST_CFB */
 
 /*
  * void sm4rs_ce_ctr(const u32 rk_enc[32], u8 *dst, const u8 *src,

@@ -3,8 +3,8 @@
 //! SM4 (GB/T 32907-2016) with the ARMv8 Crypto Extensions (SM4E, SM4EKEY).
 //!
 //! Registers the `sm4` cipher as `sm4-ce` (priority 300) and the skciphers `ecb(sm4)`,
-//! `cbc(sm4)`, `cfb(sm4)`, `ctr(sm4)`, `cts(cbc(sm4))` and `xts(sm4)` as `<mode>-sm4-ce`
-//! (priority 400), and the MACs `cmac(sm4)`, `xcbc(sm4)` and `cbcmac(sm4)` as `<mac>-sm4-ce`
+//! `cbc(sm4)`, `ctr(sm4)`, `cts(cbc(sm4))`, `xts(sm4)` (and, with `CRYPTO_SM4_RUST_CFB`,
+//! always out of tree, `cfb(sm4)`) as `<mode>-sm4-ce` (priority 400), and the MACs `cmac(sm4)`, `xcbc(sm4)` and `cbcmac(sm4)` as `<mac>-sm4-ce`
 //! (priority 400). The block work is done by `sm4_ce_core.S`; the modes are `lib/modes.rs`,
 //! the MACs `lib/mac.rs`. Loads only on CPUs with the SM4 instructions.
 //!
@@ -31,7 +31,8 @@ mod sm4;
 
 use core::ffi::{c_uint, CStr};
 use crypto::{
-    cipher, shash,
+    cipher,
+    shash::{self, Input},
     simd::{self, Neon, Simd},
     skcipher::{self, InOut},
 };
@@ -92,6 +93,7 @@ mod asm {
             n: c_uint,
             iv: *mut u8,
         );
+        #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
         pub(super) fn sm4rs_ce_cfb_enc(
             rk: *const u32,
             dst: *mut u8,
@@ -99,6 +101,7 @@ mod asm {
             n: c_uint,
             iv: *mut u8,
         );
+        #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
         pub(super) fn sm4rs_ce_cfb_dec(
             rk: *const u32,
             dst: *mut u8,
@@ -140,7 +143,7 @@ macro_rules! chained {
         // SAFETY: a NEON section is open (the caller holds the token); `io` has at least
         // `n` blocks at its source and destination, which are equal or disjoint; `rk` is 32
         // round keys and `iv` 16 bytes.
-        unsafe { asm::$f(rk.0.as_ptr(), io.dst(), io.src(), n, iv.as_mut_ptr()) }
+        unsafe { asm::$f(rk.as_ptr(), io.dst(), io.src(), n, iv.as_mut_ptr()) }
     }};
 }
 
@@ -150,6 +153,7 @@ struct Ce;
 impl Backend for Ce {
     const ECB: &'static CStr = c"ecb-sm4-ce";
     const CBC: &'static CStr = c"cbc-sm4-ce";
+    #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
     const CFB: &'static CStr = c"cfb-sm4-ce";
     const CTR: &'static CStr = c"ctr-sm4-ce";
     const CTS: &'static CStr = c"cts-cbc-sm4-ce";
@@ -164,8 +168,8 @@ impl Backend for Ce {
             unsafe {
                 asm::sm4rs_ce_expand_key(
                     key.as_ptr(),
-                    out.enc.0.as_mut_ptr(),
-                    out.dec.0.as_mut_ptr(),
+                    out.enc.as_mut_ptr(),
+                    out.dec.as_mut_ptr(),
                     sm4::FK.as_ptr(),
                     sm4::CK.as_ptr(),
                 )
@@ -179,7 +183,7 @@ impl Backend for Ce {
     fn ecb(_: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize) {
         let n = blocks(io, nblocks);
         // SAFETY: as in `chained!`, without an IV.
-        unsafe { asm::sm4rs_ce_crypt(rk.0.as_ptr(), io.dst(), io.src(), n) };
+        unsafe { asm::sm4rs_ce_crypt(rk.as_ptr(), io.dst(), io.src(), n) };
     }
 
     fn cbc_enc(_: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
@@ -190,10 +194,12 @@ impl Backend for Ce {
         chained!(sm4rs_ce_cbc_dec, rk, io, nblocks, iv);
     }
 
+    #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
     fn cfb_enc(_: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
         chained!(sm4rs_ce_cfb_enc, rk, io, nblocks, iv);
     }
 
+    #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
     fn cfb_dec(_: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
         chained!(sm4rs_ce_cfb_dec, rk, io, nblocks, iv);
     }
@@ -211,20 +217,11 @@ impl Backend for Ce {
         first: Option<&RoundKeys>,
     ) {
         let n = blocks(io, nblocks);
-        let rk2 = first.map_or(core::ptr::null(), |k| k.0.as_ptr());
+        let rk2 = first.map_or(core::ptr::null(), |k| k.as_ptr());
         // SAFETY: a NEON section is open (the caller holds the token); `io` has at least
         // `n` blocks at its source and destination, equal or disjoint; `rk` (and `rk2` if
         // not NULL) is 32 round keys and `tweak` 16 bytes.
-        unsafe {
-            asm::sm4rs_ce_xts(
-                rk.0.as_ptr(),
-                io.dst(),
-                io.src(),
-                n,
-                tweak.as_mut_ptr(),
-                rk2,
-            )
-        }
+        unsafe { asm::sm4rs_ce_xts(rk.as_ptr(), io.dst(), io.src(), n, tweak.as_mut_ptr(), rk2) }
     }
 }
 
@@ -233,11 +230,11 @@ impl MacBackend for Ce {
     const XCBC: &'static CStr = c"xcbc-sm4-ce";
     const CBCMAC: &'static CStr = c"cbcmac-sm4-ce";
 
-    fn cbcmac(_: &Neon, rk: &RoundKeys, mac: &mut sm4::Block, data: &[u8]) {
+    fn cbcmac(_: &Neon, rk: &RoundKeys, mac: &mut sm4::Block, data: &Input<'_>) {
         let n = c_uint::try_from(data.len() / BLOCK_SIZE).unwrap_or(c_uint::MAX);
         // SAFETY: a NEON section is open (the caller holds the token); `data` has `n` whole
-        // blocks, `mac` is one block and `rk` 32 round keys.
-        unsafe { asm::sm4rs_ce_cbcmac(rk.0.as_ptr(), mac.as_mut_ptr(), data.as_ptr(), n) }
+        // readable blocks, `mac` is one block and `rk` 32 round keys.
+        unsafe { asm::sm4rs_ce_cbcmac(rk.as_ptr(), mac.as_mut_ptr(), data.as_ptr(), n) }
     }
 }
 
@@ -276,8 +273,8 @@ impl cipher::Cipher for Sm4CeCipher {
 }
 
 struct Sm4CeModule {
-    _cipher: cipher::Registration<Sm4CeCipher>,
-    _skciphers: skcipher::Registration<6>,
+    _cipher: cipher::Registration<1>,
+    _skciphers: skcipher::Registration<{ modes::MODES }>,
     _macs: shash::Registration<3>,
 }
 
@@ -289,7 +286,7 @@ impl kernel::Module for Sm4CeModule {
             return Err(ENODEV);
         }
         Ok(Self {
-            _cipher: cipher::Registration::new(module)?,
+            _cipher: cipher::Registration::new(module, [cipher::alg::<Sm4CeCipher>()])?,
             _skciphers: skcipher::Registration::new(module, modes::algs::<Ce>())?,
             _macs: shash::Registration::new(
                 module,

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! SM4 (GB/T 32907-2016) in Rust: the `sm4` cipher, driver `sm4-generic`, priority 100, and
-//! `cfb(sm4)` as `cfb-sm4-generic` (priority 100, below the accelerated drivers): the kernel
-//! has no `cfb` template any more, so without this CFB would vanish whenever the accelerated
-//! modules are not loaded.
+//! SM4 (GB/T 32907-2016) in Rust: the `sm4` cipher, driver `sm4-generic`, priority 100.
+//! With `CRYPTO_SM4_RUST_CFB` (always out of tree), also `cfb(sm4)` as `cfb-sm4-generic`
+//! (priority 100, below the accelerated drivers): the kernel has no `cfb` template any more,
+//! so without it CFB would vanish whenever the accelerated modules are not loaded.
 //!
 //! The portable reference implementation: testmgr compares the accelerated SM4 drivers
 //! against it. The algorithm itself is `lib/sm4.rs`, shared with the host tests; its KUnit
@@ -21,12 +21,9 @@ mod crypto;
 mod sm4;
 
 use core::ffi::CStr;
-use crypto::{
-    cipher,
-    simd::Simd,
-    skcipher::{self, Key, Request, Skcipher},
-    Secret,
-};
+#[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
+use crypto::skcipher;
+use crypto::{cipher, simd::Simd};
 use kernel::{error::code::EINVAL, prelude::*};
 
 crypto::module! {
@@ -71,76 +68,99 @@ impl cipher::Cipher for Sm4Generic {
     }
 }
 
-/// `cfb(sm4)` over the Rust block function (CFB-128, as the kernel's former template: a
-/// partial last block leaves the IV as the last whole ciphertext block).
-struct Sm4GenericCfb;
+/// `cfb(sm4)`: the kernel lost its `cfb` template in Linux 6.8, for lack of in-kernel users.
+#[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
+mod cfb {
+    use super::sm4;
+    use crate::crypto::{
+        simd::Simd,
+        skcipher::{Key, Request, Skcipher},
+        Secret,
+    };
+    use core::ffi::CStr;
+    use kernel::{error::code::EINVAL, prelude::*};
 
-impl Skcipher for Sm4GenericCfb {
-    const NAME: &'static CStr = c"cfb(sm4)";
-    const DRIVER_NAME: &'static CStr = c"cfb-sm4-generic";
-    const PRIORITY: i32 = 100;
-    const BLOCK_SIZE: u32 = 1;
-    const CHUNK_SIZE: u32 = sm4::BLOCK_SIZE as u32;
-    const MIN_KEY_SIZE: u32 = sm4::KEY_SIZE as u32;
-    const MAX_KEY_SIZE: u32 = sm4::KEY_SIZE as u32;
+    /// `cfb(sm4)` over the Rust block function (CFB-128, as the kernel's former template: a
+    /// partial last block leaves the IV as the last whole ciphertext block).
+    pub(crate) struct Sm4GenericCfb;
 
-    type Iv = [u8; sm4::BLOCK_SIZE];
-    type Context = sm4::Key;
+    impl Skcipher for Sm4GenericCfb {
+        const NAME: &'static CStr = c"cfb(sm4)";
+        const DRIVER_NAME: &'static CStr = c"cfb-sm4-generic";
+        const PRIORITY: i32 = 100;
+        const BLOCK_SIZE: u32 = 1;
+        const CHUNK_SIZE: u32 = sm4::BLOCK_SIZE as u32;
+        const MIN_KEY_SIZE: u32 = sm4::KEY_SIZE as u32;
+        const MAX_KEY_SIZE: u32 = sm4::KEY_SIZE as u32;
 
-    fn set_key(ctx: &mut sm4::Key, key: &Key<'_>, _: &mut Simd) -> Result {
-        let key: &[u8; sm4::KEY_SIZE] = key.bytes().try_into().map_err(|_| EINVAL)?;
-        ctx.expand_into(key);
-        Ok(())
-    }
+        type Iv = [u8; sm4::BLOCK_SIZE];
+        type Context = sm4::Key;
 
-    fn encrypt(ctx: &sm4::Key, req: &mut Request<'_, Self::Iv>) -> Result {
-        cfb(ctx, req, true)
-    }
-
-    fn decrypt(ctx: &sm4::Key, req: &mut Request<'_, Self::Iv>) -> Result {
-        cfb(ctx, req, false)
-    }
-}
-
-/// CFB over a request, a block at a time through a wiped stack block.
-fn cfb(key: &sm4::Key, req: &mut Request<'_, [u8; sm4::BLOCK_SIZE]>, enc: bool) -> Result {
-    req.walk(|step| {
-        let last = step.len() == step.total();
-        let (mut io, iv, _) = step.data();
-        // Whole blocks, and a partial one only at the end of the request.
-        let n = if last {
-            io.len()
-        } else {
-            io.len() / sm4::BLOCK_SIZE * sm4::BLOCK_SIZE
-        };
-        let mut blk = Secret::<{ sm4::BLOCK_SIZE }>::zeroed();
-        let mut off = 0;
-        while off < n {
-            let k = (n - off).min(sm4::BLOCK_SIZE);
-            let mut part = io.range(off, k);
-            part.read(&mut blk[..k]);
-            if enc {
-                key.cfb_encrypt(iv, &mut blk[..k]);
-            } else {
-                key.cfb_decrypt(iv, &mut blk[..k]);
-            }
-            part.write(&blk[..k]);
-            off += k;
+        fn set_key(ctx: &mut sm4::Key, key: &Key<'_>, _: &mut Simd) -> Result {
+            let key: &[u8; sm4::KEY_SIZE] = key.bytes().try_into().map_err(|_| EINVAL)?;
+            ctx.expand_into(key);
+            Ok(())
         }
-        Ok(io.len() - n)
-    })
+
+        fn encrypt(ctx: &sm4::Key, req: &mut Request<'_, Self::Iv>) -> Result {
+            cfb(ctx, req, true)
+        }
+
+        fn decrypt(ctx: &sm4::Key, req: &mut Request<'_, Self::Iv>) -> Result {
+            cfb(ctx, req, false)
+        }
+    }
+
+    /// CFB over a request, a block at a time through a wiped stack block.
+    fn cfb(key: &sm4::Key, req: &mut Request<'_, [u8; sm4::BLOCK_SIZE]>, enc: bool) -> Result {
+        req.walk(|step| {
+            let last = step.len() == step.total();
+            let (mut io, iv, _) = step.data();
+            // Whole blocks, and a partial one only at the end of the request.
+            let n = if last {
+                io.len()
+            } else {
+                io.len() / sm4::BLOCK_SIZE * sm4::BLOCK_SIZE
+            };
+            let mut blk = Secret::<{ sm4::BLOCK_SIZE }>::zeroed();
+            let mut ks = Secret::<{ sm4::BLOCK_SIZE }>::zeroed();
+            let mut off = 0;
+            while off < n {
+                let k = (n - off).min(sm4::BLOCK_SIZE);
+                let mut part = io.range(off, k);
+                part.read(&mut blk[..k]);
+                // C[i] = P[i] ^ E(C[i-1]), C[-1] the IV; a whole block is the next IV.
+                *ks = *iv;
+                key.encrypt_block(&mut ks);
+                if k == sm4::BLOCK_SIZE && !enc {
+                    iv.copy_from_slice(&blk[..]);
+                }
+                for (b, s) in blk[..k].iter_mut().zip(ks.iter()) {
+                    *b ^= s;
+                }
+                if k == sm4::BLOCK_SIZE && enc {
+                    iv.copy_from_slice(&blk[..]);
+                }
+                part.write(&blk[..k]);
+                off += k;
+            }
+            Ok(io.len() - n)
+        })
+    }
 }
 
 struct Sm4GenericModule {
-    _cipher: cipher::Registration<Sm4Generic>,
+    _cipher: cipher::Registration<1>,
+    #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
     _cfb: skcipher::Registration<1>,
 }
 
 impl kernel::Module for Sm4GenericModule {
     fn init(module: &'static ThisModule) -> Result<Self> {
         Ok(Self {
-            _cipher: cipher::Registration::new(module)?,
-            _cfb: skcipher::Registration::new(module, [skcipher::alg::<Sm4GenericCfb>()])?,
+            _cipher: cipher::Registration::new(module, [cipher::alg::<Sm4Generic>()])?,
+            #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
+            _cfb: skcipher::Registration::new(module, [skcipher::alg::<cfb::Sm4GenericCfb>()])?,
         })
     }
 }

@@ -2,9 +2,9 @@
 
 //! SM4 (GB/T 32907-2016) with plain NEON, for arm64 CPUs without the SM4 instructions.
 //!
-//! Registers the skciphers `ecb(sm4)`, `cbc(sm4)`, `cfb(sm4)` and `ctr(sm4)` (and, as the
-//! mode layer gives them for free, `cts(cbc(sm4))` and `xts(sm4)`) as `<mode>-sm4-neon`,
-//! priority 200. The block work is `sm4_neon_core.S`: eight blocks at a time with the S-box
+//! Registers the skciphers `ecb(sm4)`, `cbc(sm4)` and `ctr(sm4)` (and, as the mode layer
+//! gives them for free, `cts(cbc(sm4))` and `xts(sm4)`; with `CRYPTO_SM4_RUST_CFB`, always out
+//! of tree, `cfb(sm4)`) as `<mode>-sm4-neon`, priority 200. The block work is `sm4_neon_core.S`: eight blocks at a time with the S-box
 //! in registers (`tbl`/`tbx`), so nothing depends on secret data for its timing. The modes
 //! are `lib/modes.rs`, shared with the Crypto Extensions driver; the key schedule is the
 //! Rust one of `lib/sm4.rs`.
@@ -39,10 +39,10 @@ mod sm4;
 
 use core::ffi::{c_uint, CStr};
 use crypto::{
-    simd::{Neon, Simd},
+    simd::{self, Neon, Simd},
     skcipher::{self, InOut},
 };
-use kernel::prelude::*;
+use kernel::{error::code::ENODEV, prelude::*};
 use modes::{Backend, Iv};
 use sm4::{RoundKeys, BLOCK_SIZE, KEY_SIZE};
 
@@ -168,7 +168,7 @@ fn run(
         // `rk` is 32 round keys and the S-box 256 bytes.
         unsafe {
             asm::sm4rs_neon_crypt(
-                rk.0.as_ptr(),
+                rk.as_ptr(),
                 g.dst(),
                 at(src, 0, d),
                 whole as c_uint,
@@ -206,10 +206,10 @@ fn run(
     if r <= 4 {
         // SAFETY: as above; every operand has 4 blocks from these addresses (the data when
         // it has 4, else an 8-block stack copy; stack operands are rounded up to 8 blocks).
-        unsafe { asm::sm4rs_neon_crypt4(rk.0.as_ptr(), d_out, s, sbox, pr, po) };
+        unsafe { asm::sm4rs_neon_crypt4(rk.as_ptr(), d_out, s, sbox, pr, po) };
     } else {
         // SAFETY: as above, with 8 blocks.
-        unsafe { asm::sm4rs_neon_crypt(rk.0.as_ptr(), d_out, s, 1, sbox, pr, po) };
+        unsafe { asm::sm4rs_neon_crypt(rk.as_ptr(), d_out, s, 1, sbox, pr, po) };
     }
     if let Some(c) = copy.as_mut() {
         rest.write(&c.bytes_mut()[..r * BLOCK_SIZE]);
@@ -256,6 +256,7 @@ struct NeonBackend;
 impl Backend for NeonBackend {
     const ECB: &'static CStr = c"ecb-sm4-neon";
     const CBC: &'static CStr = c"cbc-sm4-neon";
+    #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
     const CFB: &'static CStr = c"cfb-sm4-neon";
     const CTR: &'static CStr = c"ctr-sm4-neon";
     const CTS: &'static CStr = c"cts-cbc-sm4-neon";
@@ -278,7 +279,7 @@ impl Backend for NeonBackend {
             // 256 bytes.
             unsafe {
                 asm::sm4rs_neon_crypt(
-                    rk.0.as_ptr(),
+                    rk.as_ptr(),
                     io.dst(),
                     io.src(),
                     n,
@@ -312,6 +313,7 @@ impl Backend for NeonBackend {
         });
     }
 
+    #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
     fn cfb_enc(_: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
         by_group(io, nblocks, |g, k, b| {
             g.read(bytes(b, k));
@@ -326,6 +328,7 @@ impl Backend for NeonBackend {
         });
     }
 
+    #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
     fn cfb_dec(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
         by_group(io, nblocks, |g, k, ks| {
             // P[i] = E(C[i-1]) ^ C[i]: the keystream encrypts the IV and the group's
@@ -392,11 +395,17 @@ fn cbc_enc_plain(rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv
 }
 
 struct Sm4NeonModule {
-    _skciphers: skcipher::Registration<6>,
+    _skciphers: skcipher::Registration<{ modes::MODES }>,
 }
 
 impl kernel::Module for Sm4NeonModule {
     fn init(module: &'static ThisModule) -> Result<Self> {
+        // Every request needs NEON: without FP/ASIMD (`arm64.nofpsimd`) the drivers would
+        // only fail, and the kernel's templates over `sm4-generic` must serve instead.
+        // Quietly, as the C drivers' `module_cpu_feature_match()`.
+        if !simd::fpsimd_usable() {
+            return Err(ENODEV);
+        }
         Ok(Self {
             _skciphers: skcipher::Registration::new(module, modes::algs::<NeonBackend>())?,
         })

@@ -11,9 +11,10 @@
 //! the plain Rust SM4 does the same work.
 
 use crate::crypto::{
-    shash::{PlainState, Shash},
+    shash::{Input, PlainState, Shash},
     simd::{Neon, Simd},
     skcipher::InOut,
+    Secret,
 };
 use crate::modes::Backend;
 use crate::sm4::{self, Block, RoundKeys, BLOCK_SIZE, KEY_SIZE};
@@ -31,7 +32,7 @@ pub(crate) trait MacBackend: Backend {
 
     /// `mac <- E(mac ^ block)` for each whole block of `data` (a multiple of the block
     /// size), with the encryption schedule `rk`.
-    fn cbcmac(neon: &Neon, rk: &RoundKeys, mac: &mut Block, data: &[u8]);
+    fn cbcmac(neon: &Neon, rk: &RoundKeys, mac: &mut Block, data: &Input<'_>);
 }
 
 /// The key of a MAC transform: the cipher's schedule and the two constants XORed into the
@@ -118,31 +119,39 @@ fn expand<B: MacBackend>(key: &mut sm4::Key, bytes: &[u8], simd: &mut Simd) -> R
 
 /// Takes in `data`: fills the current block; if more data follows, encrypts it, then the
 /// whole blocks but the last (which stays open, with 1 to 16 bytes).
-fn update<B: MacBackend>(key: &MacKey, st: &mut MacState, data: &[u8], simd: &mut Simd) {
+fn update<B: MacBackend>(key: &MacKey, st: &mut MacState, data: Input<'_>, simd: &mut Simd) {
     let len = st.taken();
     let take = (BLOCK_SIZE - len).min(data.len());
     let (head, data) = data.split_at(take);
-    xor_into(&mut st.mac[len..], head);
+    let mut buf = Secret::<BLOCK_SIZE>::zeroed();
+    head.read(&mut buf[..take]);
+    xor_into(&mut st.mac[len..], &buf[..take]);
     if data.is_empty() {
         st.len = (len + take) as u8;
         return;
     }
     // The current block is complete and more follows.
     let open = (data.len() - 1) % BLOCK_SIZE + 1;
-    let (bulk, tail) = data.split_at(data.len() - open);
+    let bulk_len = data.len() - open;
+    let (bulk, tail) = data.split_at(bulk_len);
     let rk = &key.key.enc;
     let done = simd.neon(|neon| {
         B::ecb(neon, rk, &mut InOut::in_place(&mut st.mac), 1);
-        B::cbcmac(neon, rk, &mut st.mac, bulk);
+        B::cbcmac(neon, rk, &mut st.mac, &bulk);
     });
     if done.is_none() {
         rk.crypt_block(&mut st.mac);
-        for b in bulk.chunks_exact(BLOCK_SIZE) {
-            xor_into(&mut st.mac, b);
+        let mut off = 0;
+        while off < bulk.len() {
+            bulk.read_at(off, &mut buf[..]);
+            xor_into(&mut st.mac, &buf[..]);
             rk.crypt_block(&mut st.mac);
+            off += BLOCK_SIZE;
         }
     }
-    xor_into(&mut st.mac, tail);
+    buf.fill(0);
+    tail.read(&mut buf[..open]);
+    xor_into(&mut st.mac, &buf[..open]);
     st.len = open as u8;
 }
 
@@ -188,7 +197,7 @@ impl<B: MacBackend> Shash for Cmac<B> {
         MacState::new()
     }
 
-    fn update(key: &MacKey, st: &mut MacState, data: &[u8], simd: &mut Simd) {
+    fn update(key: &MacKey, st: &mut MacState, data: Input<'_>, simd: &mut Simd) {
         update::<B>(key, st, data, simd);
     }
 
@@ -228,7 +237,7 @@ impl<B: MacBackend> Shash for Xcbc<B> {
         MacState::new()
     }
 
-    fn update(key: &MacKey, st: &mut MacState, data: &[u8], simd: &mut Simd) {
+    fn update(key: &MacKey, st: &mut MacState, data: Input<'_>, simd: &mut Simd) {
         update::<B>(key, st, data, simd);
     }
 
@@ -266,7 +275,7 @@ impl<B: MacBackend> Shash for CbcMac<B> {
         MacState::new()
     }
 
-    fn update(key: &MacKey, st: &mut MacState, data: &[u8], simd: &mut Simd) {
+    fn update(key: &MacKey, st: &mut MacState, data: Input<'_>, simd: &mut Simd) {
         update::<B>(key, st, data, simd);
     }
 

@@ -14,9 +14,10 @@
 //! request fails with `EDEADLK`, as the walk does in hard interrupt context.
 
 use crate::crypto::{
+    alg::Desc,
     edeadlk,
     simd::{Neon, Simd},
-    skcipher::{InOut, Key, Request, Skcipher, Step},
+    skcipher::{InOut, Key, Request, Skcipher, SkcipherKind, Step},
     Secret,
 };
 use crate::sm4::{self, RoundKeys, BLOCK_SIZE};
@@ -35,6 +36,7 @@ pub(crate) trait Backend: 'static {
     /// See [`Backend::ECB`].
     const CBC: &'static CStr;
     /// See [`Backend::ECB`].
+    #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
     const CFB: &'static CStr;
     /// See [`Backend::ECB`].
     const CTR: &'static CStr;
@@ -60,8 +62,10 @@ pub(crate) trait Backend: 'static {
     /// CBC decryption (`rk` is the decryption schedule).
     fn cbc_dec(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv);
     /// CFB encryption.
+    #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
     fn cfb_enc(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv);
     /// CFB decryption (`rk` is the encryption schedule).
+    #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
     fn cfb_dec(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv);
     /// CTR with a 128-bit big-endian counter in `iv`.
     fn ctr(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv);
@@ -91,8 +95,30 @@ pub(crate) struct XtsCtx {
     tweak: sm4::Key,
 }
 
+/// The number of skciphers of a back end.
+#[cfg(not(CONFIG_CRYPTO_SM4_RUST_CFB))]
+pub(crate) const MODES: usize = 5;
+
 /// The skciphers of a back end, for registration.
-pub(crate) fn algs<B: Backend>() -> [crate::crypto::skcipher::Alg; 6] {
+#[cfg(not(CONFIG_CRYPTO_SM4_RUST_CFB))]
+pub(crate) fn algs<B: Backend>() -> [Desc<SkcipherKind>; MODES] {
+    use crate::crypto::skcipher::alg;
+    [
+        alg::<Ecb<B>>(),
+        alg::<Cbc<B>>(),
+        alg::<Ctr<B>>(),
+        alg::<Cts<B>>(),
+        alg::<Xts<B>>(),
+    ]
+}
+
+/// The number of skciphers of a back end, `cfb(sm4)` included.
+#[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
+pub(crate) const MODES: usize = 6;
+
+/// The skciphers of a back end, `cfb(sm4)` included, for registration.
+#[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
+pub(crate) fn algs<B: Backend>() -> [Desc<SkcipherKind>; MODES] {
     use crate::crypto::skcipher::alg;
     [
         alg::<Ecb<B>>(),
@@ -122,6 +148,7 @@ enum Tail {
     /// Not a stream mode: requests are whole blocks.
     None,
     /// The IV is left as it was before the partial block (CFB).
+    #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
     KeepIv,
     /// The IV advances as for a whole block (CTR: the counter is incremented).
     AdvanceIv,
@@ -269,6 +296,7 @@ macro_rules! sm4_consts {
 
 sm4_skcipher!(Ecb, c"ecb(sm4)", ECB, 16, 16 * B::STRIDE, 16);
 sm4_skcipher!(Cbc, c"cbc(sm4)", CBC, 16, 16 * B::STRIDE, 16);
+#[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
 sm4_skcipher!(Cfb, c"cfb(sm4)", CFB, 1, 16 * B::STRIDE, 16);
 sm4_skcipher!(Ctr, c"ctr(sm4)", CTR, 1, 16 * B::STRIDE, 16);
 sm4_skcipher!(Cts, c"cts(cbc(sm4))", CTS, 16, 32, 16);
@@ -322,12 +350,14 @@ impl<B: Backend> Cbc<B> {
     }
 }
 
+#[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
 impl<B: Backend> Skcipher for Cfb<B> {
     sm4_consts!();
     type Iv = Iv;
     sm4_single_key!();
 }
 
+#[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
 impl<B: Backend> Cfb<B> {
     fn crypt(ctx: &Sm4Ctx, req: &mut Request<'_, Iv>, enc: bool) -> Result {
         if enc {
@@ -392,8 +422,12 @@ impl<B: Backend> Cts<B> {
                 if !io.is_in_place() {
                     return Ok(false);
                 }
-                io.swap_last::<BLOCK_SIZE>();
-                neon(simd, |n| B::cbc_dec(n, &k.dec, &mut io, nblocks, iv))?;
+                // The swap only once the section is granted: a refused request leaves the
+                // caller's data as it was.
+                neon(simd, |n| {
+                    io.swap_last::<BLOCK_SIZE>();
+                    B::cbc_dec(n, &k.dec, &mut io, nblocks, iv)
+                })?;
                 Ok(true)
             });
             match one_step {

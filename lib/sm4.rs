@@ -107,12 +107,13 @@ fn wipe_words(v: &mut [u32]) {
 /// The 32 round keys of one direction.
 ///
 /// Encryption uses them in order, decryption in reverse ([`Key`] holds both). Key material:
-/// neither `Clone`, `Debug` nor `PartialEq` (so it is not copied, printed or compared in
-/// data-dependent time by accident), and wiped when dropped; expand keys in place
-/// ([`RoundKeys::expand_into`], [`Key::expand_into`]) so that no copy is left behind.
+/// neither `Copy`, `Clone`, `Debug` nor `PartialEq`, and its words are private (so it is not
+/// copied, printed or compared in data-dependent time by accident), and wiped when dropped;
+/// expand keys in place ([`RoundKeys::expand_into`], [`Key::expand_into`]) so that no copy
+/// is left behind.
 #[derive(Default)]
 #[repr(C)]
-pub struct RoundKeys(pub [u32; ROUNDS]);
+pub struct RoundKeys([u32; ROUNDS]);
 
 impl Drop for RoundKeys {
     fn drop(&mut self) {
@@ -141,6 +142,21 @@ impl RoundKeys {
             k = [k[1], k[2], k[3], next];
         }
         wipe_words(&mut k);
+    }
+
+    /// The round keys, for assembly routines (32 words).
+    pub fn as_ptr(&self) -> *const u32 {
+        self.0.as_ptr()
+    }
+
+    /// The round keys, for assembly routines that write them (32 words).
+    pub fn as_mut_ptr(&mut self) -> *mut u32 {
+        self.0.as_mut_ptr()
+    }
+
+    /// Round key `i` (0 to 31), for known-answer tests of the schedule.
+    pub fn word(&self, i: usize) -> u32 {
+        self.0[i % ROUNDS]
     }
 
     /// Sets these keys to `enc` in reverse order: the schedule that decrypts.
@@ -204,37 +220,6 @@ impl Key {
     pub fn expand_into(&mut self, key: &[u8; KEY_SIZE]) {
         self.enc.expand_into(key);
         self.dec.reverse_from(&self.enc);
-    }
-
-    /// CFB encryption of `data` in place (any length; the last block may be partial),
-    /// `iv` left as the last whole ciphertext block (a partial block leaves it, as the
-    /// kernel's CFB did). The reference for the CFB drivers, which have no generic template
-    /// in the kernel any more.
-    pub fn cfb_encrypt(&self, iv: &mut Block, data: &mut [u8]) {
-        for chunk in data.chunks_mut(BLOCK_SIZE) {
-            let mut ks = *iv;
-            self.encrypt_block(&mut ks);
-            for (d, k) in chunk.iter_mut().zip(ks.iter()) {
-                *d ^= k;
-            }
-            if let Ok(c) = <&Block>::try_from(&*chunk) {
-                *iv = *c;
-            }
-        }
-    }
-
-    /// CFB decryption of `data` in place, as [`Key::cfb_encrypt`].
-    pub fn cfb_decrypt(&self, iv: &mut Block, data: &mut [u8]) {
-        for chunk in data.chunks_mut(BLOCK_SIZE) {
-            let mut ks = *iv;
-            self.encrypt_block(&mut ks);
-            if let Ok(c) = <&Block>::try_from(&*chunk) {
-                *iv = *c;
-            }
-            for (d, k) in chunk.iter_mut().zip(ks.iter()) {
-                *d ^= k;
-            }
-        }
     }
 
     /// Encrypts one block in place.

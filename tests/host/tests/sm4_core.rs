@@ -29,8 +29,8 @@ fn standard_example_1_encrypt_decrypt() {
 #[test]
 fn standard_example_1_round_keys() {
     let rk = RoundKeys::expand(&vectors::STD_KEY);
-    assert_eq!(rk.0[0], vectors::STD_RK0);
-    assert_eq!(rk.0[31], vectors::STD_RK31);
+    assert_eq!(rk.word(0), vectors::STD_RK0);
+    assert_eq!(rk.word(31), vectors::STD_RK31);
 }
 
 #[test]
@@ -102,6 +102,23 @@ fn matches_rustcrypto_sm4_on_random_keys_and_blocks() {
     }
 }
 
+/// CFB-128 over the block function, as the kernel's former `cfb` template (a partial last
+/// block leaves the IV as the last whole ciphertext block).
+fn cfb(key: &Key, iv: &mut [u8; 16], data: &mut [u8], enc: bool) {
+    for chunk in data.chunks_mut(16) {
+        let mut ks = *iv;
+        key.encrypt_block(&mut ks);
+        let input: Vec<u8> = chunk.to_vec();
+        for (d, k) in chunk.iter_mut().zip(ks.iter()) {
+            *d ^= k;
+        }
+        if chunk.len() == 16 {
+            let c = if enc { &*chunk } else { &input[..] };
+            iv.copy_from_slice(c);
+        }
+    }
+}
+
 #[test]
 fn cfb_matches_openssl_whole_and_partial() {
     let key = Key::new(&vectors::STD_KEY).expect("16-byte key");
@@ -110,11 +127,11 @@ fn cfb_matches_openssl_whole_and_partial() {
         let pt: Vec<u8> = (0..len as u8).collect();
         let mut ct = pt.clone();
         let mut iv = iv0;
-        key.cfb_encrypt(&mut iv, &mut ct);
+        cfb(&key, &mut iv, &mut ct, true);
         assert_eq!(ct[..], vectors::CFB_CT[..len], "encrypt, length {len}");
         let mut back = ct.clone();
         let mut iv = iv0;
-        key.cfb_decrypt(&mut iv, &mut back);
+        cfb(&key, &mut iv, &mut back, false);
         assert_eq!(back, pt, "decrypt, length {len}");
     }
 }
