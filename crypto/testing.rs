@@ -122,6 +122,35 @@ impl SkcipherTfm {
         CStr::from_bytes_until_nul(bytes).unwrap_or(c"")
     }
 
+    /// What the implementation registered: its names, priority and sizes.
+    pub fn params(&self) -> AlgParams {
+        // SAFETY: the transform and its algorithm are live; an skcipher transform's algorithm
+        // is the `base` of an `skcipher_alg`, whose common part is `co`.
+        let alg = unsafe {
+            &*(*self.tfm)
+                .base
+                .__crt_alg
+                .cast::<u8>()
+                .sub(core::mem::offset_of!(
+                    bindings::skcipher_alg,
+                    __bindgen_anon_1.co.base
+                ))
+                .cast::<bindings::skcipher_alg>()
+        };
+        // SAFETY: `co` is the active member of every registered skcipher's description.
+        let co = unsafe { &alg.__bindgen_anon_1.co };
+        AlgParams {
+            priority: co.base.cra_priority,
+            block_size: co.base.cra_blocksize,
+            iv_size: co.ivsize,
+            chunk_size: co.chunksize,
+            walk_size: alg.walksize,
+            min_key: co.min_keysize,
+            max_key: co.max_keysize,
+            async_: co.base.cra_flags & bindings::CRYPTO_ALG_ASYNC != 0,
+        }
+    }
+
     /// Sets the key (`crypto_skcipher_setkey()`).
     pub fn set_key(&mut self, key: &[u8]) -> Result {
         let len = c_uint::try_from(key.len()).map_err(|_| EINVAL)?;
@@ -230,6 +259,27 @@ impl SkcipherTfm {
     }
 }
 
+/// What an skcipher implementation registered (see [`SkcipherTfm::params`]).
+#[derive(Debug, PartialEq, Eq, Clone, Copy)]
+pub struct AlgParams {
+    /// `cra_priority`.
+    pub priority: i32,
+    /// `cra_blocksize`.
+    pub block_size: u32,
+    /// `ivsize`.
+    pub iv_size: u32,
+    /// `chunksize`.
+    pub chunk_size: u32,
+    /// `walksize`.
+    pub walk_size: u32,
+    /// `min_keysize`.
+    pub min_key: u32,
+    /// `max_keysize`.
+    pub max_key: u32,
+    /// `CRYPTO_ALG_ASYNC`.
+    pub async_: bool,
+}
+
 /// A synchronous skcipher request whose memory is all allocated (see
 /// [`SkcipherTfm::request`]).
 ///
@@ -260,6 +310,19 @@ impl TestRequest<'_> {
     pub fn decrypt(&mut self) -> Result {
         // SAFETY: as for `encrypt`.
         to_result(unsafe { bindings::crypto_skcipher_decrypt(self.req()) })
+    }
+
+    /// Sets or clears `CRYPTO_TFM_REQ_MAY_SLEEP`: whether the driver may sleep (and so should
+    /// offer reschedule points) while it serves the request.
+    pub fn set_may_sleep(&mut self, on: bool) {
+        let req = self.req();
+        // SAFETY: the request is complete and not running (type invariant, `&mut self`).
+        let flags = unsafe { &mut (*req).base.flags };
+        if on {
+            *flags |= bindings::CRYPTO_TFM_REQ_MAY_SLEEP;
+        } else {
+            *flags &= !bindings::CRYPTO_TFM_REQ_MAY_SLEEP;
+        }
     }
 
     /// Copies the IV the request left into `iv` (at most the IV's size).
@@ -395,6 +458,25 @@ impl ShashTfm {
         }
         // SAFETY: the descriptor is initialised; `out` is the digest size.
         to_result(unsafe { bindings::crypto_shash_final(desc, out.as_mut_ptr()) })
+    }
+
+    /// Takes in `data` (one update) in a new descriptor and exports its state into `state`
+    /// (exactly the algorithm's state size).
+    pub fn export_after(&self, data: &[u8], state: &mut [u8]) -> Result {
+        let mut mem = self.desc()?;
+        let desc = mem.as_mut_ptr().cast::<bindings::shash_desc>();
+        // SAFETY: the transform is live.
+        let statesize = unsafe { bindings::crypto_shash_statesize(self.tfm) } as usize;
+        if state.len() != statesize {
+            return Err(EINVAL);
+        }
+        let len = c_uint::try_from(data.len()).map_err(|_| EINVAL)?;
+        // SAFETY: `desc` is a descriptor of the live transform.
+        to_result(unsafe { bindings::crypto_shash_init(desc) })?;
+        // SAFETY: the descriptor is initialised; `data` is `len` bytes.
+        to_result(unsafe { bindings::crypto_shash_update(desc, data.as_ptr(), len) })?;
+        // SAFETY: the descriptor is initialised; `state` is the state size.
+        to_result(unsafe { bindings::crypto_shash_export(desc, state.as_mut_ptr().cast()) })
     }
 
     /// Imports `state` (exactly the algorithm's state size) into a new descriptor, takes in

@@ -15,7 +15,8 @@ timeout_s=${SM4RS_VM_TIMEOUT:-300}
 # The modules come built and checked from scripts/stage-modules.sh (as `make KDIR=` builds
 # them for users).
 tag="[$lane $cpu]"
-stage="$CACHE/vm/$lane-modules"
+# (make mutants stages each mutant's modules elsewhere: SM4RS_STAGE.)
+stage=${SM4RS_STAGE:-$CACHE/vm/$lane-modules}
 # (LANE-intree-y has none: everything is built in.)
 case $lane in
 *-intree-y) mkdir -p "$stage" ;;
@@ -28,7 +29,8 @@ cp -a "$userspace/." "$work/root/"
 cp "$("$REPO/scripts/tools.sh")"/* "$work/root/bin/"
 install -m 755 "$REPO/tests/vm/init" "$work/root/init"
 cp "$REPO"/tests/vm/*.sh "$work/root/tests/"
-cp "$stage"/. -r "$work/root/lib/modules/sm4rs/"
+# (test-upstream: none of this project's modules, only the kernel's.)
+[ "$mode" = test-upstream ] || cp "$stage"/. -r "$work/root/lib/modules/sm4rs/"
 # The kernel's modules: those of its modules.order (a build directory may hold stale ones).
 sed 's/\.o$/.ko/' "$kdir/modules.order" | while read -r m; do
 	cp "$kdir/$m" "$work/root/lib/modules/kernel/"
@@ -55,6 +57,12 @@ tr -d '\r' <"$log" >"$log.txt"
 
 # --- results ---------------------------------------------------------------------------
 awk -v tag="$tag" -v qemu_rc="$qemu_rc" -v counts="${SM4RS_COUNTS:-/dev/null}" '
+	# Whether the WARNING line is raised in one of the functions of sites ("f|g").
+	function at_site(line, sites,   n, f, i) {
+		n = split(sites, f, "|")
+		for (i = 1; i <= n; i++) if (index(line, " " f[i] "+0x")) return 1
+		return 0
+	}
 	function result(ok, name, why) {
 		if (ok) { npass++; printf "PASS %s %s\n", tag, name }
 		else { nfail++; printf "FAIL %s %s%s\n", tag, name, (why != "" ? " (" why ")" : "") }
@@ -70,6 +78,9 @@ awk -v tag="$tag" -v qemu_rc="$qemu_rc" -v counts="${SM4RS_COUNTS:-/dev/null}" '
 		rest = substr($0, index($0, " " name) + length(name) + 1)
 		if (rest ~ /^ \(.*\)$/) why = substr(rest, 3, length(rest) - 3)
 		result($2 == "PASS", name, why)
+		# A name reported twice would hide one of its results.
+		if (name in reported) result(0, name ".unique", "two results of this name")
+		reported[name] = 1
 		if ($2 == "PASS" && name ~ /^load\./) loaded[substr(name, 6)] = 1
 		if ($2 == "PASS" && name ~ /^builtin\./) loaded[substr(name, 9)] = 1
 	}
@@ -84,23 +95,46 @@ awk -v tag="$tag" -v qemu_rc="$qemu_rc" -v counts="${SM4RS_COUNTS:-/dev/null}" '
 		next
 	}
 	/# .*check failed at |    # left: |    # right: / { print "     " $0 }
-	# Kernel warnings that a test provokes on purpose (announced by the test) are
-	# counted apart; nothing else between the markers is excused.
-	/SM4RS-EXPECT-WARN-BEGIN/ { expecting = 1; next }
+	# Kernel warnings that a test provokes on purpose are announced by the test with the
+	# function that warns (or functions: "f|g") and how many times at most
+	# ("SM4RS-EXPECT-WARN-BEGIN <max> <function> <why>"): those are counted apart (their "cut here"/"end trace" lines too);
+	# any other warning between the markers, or one too many, fails like any other.
+	/SM4RS-EXPECT-WARN-BEGIN/ {
+		i = index($0, "SM4RS-EXPECT-WARN-BEGIN ")
+		split(substr($0, i + 24), w, " ")
+		expecting = 1; expect_max = w[1] + 0; expect_site = w[2]; expect_seen = 0
+		next
+	}
 	/SM4RS-EXPECT-WARN-END/ { expecting = 0; next }
-	expecting && /WARNING:|cut here|end trace/ { nexpected++; next }
+	# ("cut here" comes first: the WARNING line after it decides.)
+	expecting && /cut here/ { next }
+	expecting && /WARNING:/ && expect_seen < expect_max && at_site($0, expect_site) {
+		expect_seen++; nexpected++; in_expected = 1; next
+	}
+	/WARNING:/ { in_expected = 0 }
+	expecting && in_expected && /end trace/ { in_expected = 0; next }
 	# Anything the kernel reports as broken fails the run.
 	/Oops|BUG:|WARNING:|Kernel panic|KASAN|UBSAN|possible circular locking|Unable to handle kernel|cut here|scheduling while atomic|rcu_sched self-detected stall|rcu: INFO|CFI failure|kmemleak: [0-9]+ new suspected/ {
 		if (nbad < 20) bad[++nbad] = $0
 	}
 	END {
-		# If sm4_kunit was loaded, each driver loaded has its suite (same name) in it, which
-		# must have run cases, not only skipped them; so must the abstraction suite.
+		# The suites of each module: if sm4_kunit was loaded (or built in), each of the
+		# suites of every module loaded must have run cases, not only skipped them. A suite
+		# of this project that is not in this table fails: none goes unchecked.
+		suites_of["sm4_generic"] = "sm4_generic"
+		suites_of["sm4_ce"] = "sm4_ce sm4_ce_cipher sm4_ce_mac"
+		suites_of["sm4_neon"] = "sm4_neon"
+		suites_of["sm4_kunit"] = "sm4_abstraction"
+		for (m in suites_of) { n = split(suites_of[m], l, " "); for (i = 1; i <= n; i++) known[l[i]] = 1 }
+		for (s in suites)
+			if (!(s in known)) result(0, "kunit." s ".known", "a suite the runner does not check")
 		for (m in loaded) {
 			if (!("sm4_kunit" in loaded)) break
 			s = m; gsub(/-/, "_", s)
-			if (s == "sm4_kunit") s = "sm4_abstraction"
-			result(ran[s] > 0, "kunit." s ".ran", ran[s] > 0 ? "" : "no case of this suite ran")
+			if (!(s in suites_of)) continue
+			n = split(suites_of[s], l, " ")
+			for (i = 1; i <= n; i++)
+				result(ran[l[i]] > 0, "kunit." l[i] ".ran", ran[l[i]] > 0 ? "" : "no case of this suite ran")
 		}
 		result(begun && ended, "vm.completed",
 			begun ? (ended ? "" : "guest did not finish (qemu exit " qemu_rc (qemu_rc == 124 ? ", timeout" : "") ")") : "guest never started")
@@ -110,7 +144,7 @@ awk -v tag="$tag" -v qemu_rc="$qemu_rc" -v counts="${SM4RS_COUNTS:-/dev/null}" '
 		} else
 			result(nbad == 0, "kernel.log-clean", nbad ? bad[1] : "")
 		for (i = 2; i <= nbad; i++) print "     " bad[i]
-		if (nexpected) printf "     (%d kernel warning lines provoked on purpose by tests, not counted)\n", nexpected
+		if (nexpected) printf "     (%d kernel warnings provoked on purpose by tests, at the functions they named)\n", nexpected
 		printf "%d %d\n", npass, nfail >> counts
 		exit nfail != 0
 	}' "$log.txt"

@@ -5,19 +5,26 @@
 //! when the module is loaded, after the drivers: each drives a driver through the crypto
 //! API by driver name and is skipped if that driver is not loaded.
 //!
-//! - `sm4_generic`: the Rust SM4 of `lib/sm4.rs` (the standard's vectors) and the
-//!   `sm4-generic` cipher.
+//! Every differential test compares with the oracle (`oracle.rs`): upstream's C SM4 (the
+//! `CRYPTO_SM4` library), which the module registers as `sm4-oracle` and `cfb-sm4-oracle`
+//! when it is loaded, with the kernel's own templates over it.
+//!
+//! - `sm4_generic`: the Rust SM4 of `lib/sm4.rs` (the standard's vectors), the `sm4-generic`
+//!   cipher and `cfb-sm4-generic` against the oracle.
 //! - `sm4_ce`, `sm4_neon`: every mode of `sm4-ce` and `sm4-neon` against the kernel's
-//!   templates over `sm4-generic` (`sm4_modes.rs`).
-//! - `sm4_ce_cipher`: the `sm4-ce` cipher against `sm4-generic`.
+//!   templates over the oracle (`sm4_modes.rs`), and their NEON sections bounded per page.
+//! - `sm4_ce_cipher`: the `sm4-ce` cipher against the oracle.
 //! - `sm4_ce_mac`: the `sm4-ce` MACs (CMAC, XCBC, CBC-MAC) against the kernel's templates
-//!   over `sm4-generic`.
-//! - `sm4_abstraction`: the crypto abstraction's guarantees (a registration dropped while
-//!   its algorithm is in use; requests in hard interrupt context).
+//!   over the oracle.
+//! - `sm4_abstraction`: the crypto abstraction's guarantees (registrations dropped while
+//!   their algorithms are in use; requests in hard interrupt context; NEON sections that
+//!   would nest, in task context and in a softirq).
 
 #[path = "../../crypto/mod.rs"]
 #[allow(dead_code, unreachable_pub)]
 mod crypto;
+#[path = "oracle.rs"]
+mod oracle;
 #[path = "../common/rng.rs"]
 #[allow(dead_code, unreachable_pub)]
 mod rng;
@@ -34,21 +41,27 @@ crypto::module! {
     type: Sm4Kunit,
     name: "sm4_kunit",
     author: "The sm4-rs authors",
-    description: "KUnit tests of the Rust SM4 drivers (sm4_generic, sm4-ce, sm4-neon)",
+    description: "KUnit tests of the Rust SM4 drivers, and their reference (sm4-oracle)",
     license: "GPL",
 }
 
-struct Sm4Kunit;
+struct Sm4Kunit {
+    _oracle: oracle::Oracle,
+}
 
 impl kernel::Module for Sm4Kunit {
-    fn init(_module: &'static ThisModule) -> Result<Self> {
-        Ok(Self)
+    fn init(module: &'static ThisModule) -> Result<Self> {
+        // Before the suites run (KUnit runs them once the module is live).
+        Ok(Self {
+            _oracle: oracle::Oracle::register(module)?,
+        })
     }
 }
 
 /// Suite `sm4_generic`: the Rust SM4 and the `sm4-generic` cipher.
 mod generic {
     use crate::crypto::kunit::{check, check_eq, check_ok, skip_unless, suite, TestResult};
+    use crate::rng::Rng;
     use crate::sm4::{self, vectors};
     use crate::testing::{CipherTfm, SkcipherTfm};
     use kernel::alloc::{flags::GFP_KERNEL, KVec};
@@ -58,11 +71,16 @@ mod generic {
         CipherTfm::new(c"sm4-generic").is_ok()
     }
 
+    /// Whether it has `cfb(sm4)` (in a kernel tree, `CRYPTO_SM4_RUST_CFB`).
+    fn has_cfb() -> bool {
+        SkcipherTfm::new(c"cfb-sm4-generic").is_ok()
+    }
+
     /// GB/T 32907-2016 appendix A, example 1, on the algorithm directly.
     fn standard_vector() -> TestResult {
         let key = check_ok!(sm4::Key::new(&vectors::STD_KEY).ok_or(()));
-        check_eq!(key.enc.0[0], vectors::STD_RK0);
-        check_eq!(key.enc.0[31], vectors::STD_RK31);
+        check_eq!(key.enc.word(0), vectors::STD_RK0);
+        check_eq!(key.enc.word(31), vectors::STD_RK31);
         let mut b = vectors::STD_KEY;
         key.encrypt_block(&mut b);
         check_eq!(b, vectors::STD_CT);
@@ -111,12 +129,82 @@ mod generic {
         Ok(())
     }
 
-    /// A block of the wrong size is refused by the test transform.
-    fn bad_block_length() -> TestResult {
+    /// 64 random keys with 8 random blocks each, both directions: the same as the oracle
+    /// (upstream's C SM4).
+    fn cipher_vs_oracle() -> TestResult {
         skip_unless!(present(), "sm4_generic is not loaded");
-        let t = check_ok!(CipherTfm::new(c"sm4-generic"));
-        let mut short = [0u8; 15];
-        check!(t.encrypt(&mut short).is_err());
+        let mut ours = check_ok!(CipherTfm::new(c"sm4-generic"));
+        let mut oracle = check_ok!(CipherTfm::new(crate::oracle::CIPHER));
+        let mut rng = Rng(0x5eed_0201);
+        for _ in 0..64 {
+            let mut k = [0u8; 16];
+            rng.fill(&mut k);
+            check!(ours.set_key(&k).is_ok());
+            check!(oracle.set_key(&k).is_ok());
+            for _ in 0..8 {
+                let mut p = [0u8; 16];
+                rng.fill(&mut p);
+                let (mut a, mut o) = (p, p);
+                check!(ours.encrypt(&mut a).is_ok());
+                check!(oracle.encrypt(&mut o).is_ok());
+                check_eq!(a, o);
+                check!(ours.decrypt(&mut a).is_ok());
+                check!(oracle.decrypt(&mut o).is_ok());
+                check_eq!(a, p);
+                check_eq!(o, p);
+            }
+        }
+        Ok(())
+    }
+
+    /// `cfb-sm4-generic` against the oracle's CFB: random keys, IVs and data, lengths 0 to
+    /// past 4096, in place and out of place, in whole, 1-byte and mixed pieces, both
+    /// directions, and the IV each request leaves.
+    fn cfb_generic_vs_oracle() -> TestResult {
+        skip_unless!(present(), "sm4_generic is not loaded");
+        skip_unless!(
+            has_cfb(),
+            "sm4_generic has no cfb(sm4) (CRYPTO_SM4_RUST_CFB)"
+        );
+        let mut ours = check_ok!(SkcipherTfm::new(c"cfb-sm4-generic"));
+        let mut oracle = check_ok!(SkcipherTfm::new(crate::oracle::CFB));
+        let mut rng = Rng(0x5eed_0202);
+        for len in [
+            0usize, 1, 15, 16, 17, 31, 32, 33, 100, 257, 4095, 4096, 4097,
+        ] {
+            for pieces in [&[usize::MAX][..], &[1][..], &[3, 16, 1, 29, 64, 7][..]] {
+                if pieces == [1] && len > 600 {
+                    continue;
+                }
+                for (enc, in_place) in [(true, true), (true, false), (false, true), (false, false)]
+                {
+                    let (mut key, mut iv0) = ([0u8; 16], [0u8; 16]);
+                    rng.fill(&mut key);
+                    rng.fill(&mut iv0);
+                    let mut data = check_ok!(KVec::from_elem(0u8, len, GFP_KERNEL));
+                    rng.fill(&mut data);
+                    check!(ours.set_key(&key).is_ok());
+                    check!(oracle.set_key(&key).is_ok());
+                    let mut outs = [KVec::new(), KVec::new()];
+                    let mut ivs = [iv0, iv0];
+                    for (i, t) in [&ours, &oracle].into_iter().enumerate() {
+                        let mut src = check_ok!(KVec::from_elem(0u8, len, GFP_KERNEL));
+                        src.copy_from_slice(&data);
+                        let mut dst = check_ok!(KVec::from_elem(0xa5u8, len, GFP_KERNEL));
+                        let d = if in_place { None } else { Some(&mut dst) };
+                        let r = if enc {
+                            t.encrypt(&mut src, d, &mut ivs[i], pieces)
+                        } else {
+                            t.decrypt(&mut src, d, &mut ivs[i], pieces)
+                        };
+                        check!(r.is_ok());
+                        outs[i] = if in_place { src } else { dst };
+                    }
+                    check!(outs[0][..] == outs[1][..]);
+                    check_eq!(ivs[0], ivs[1]);
+                }
+            }
+        }
         Ok(())
     }
 
@@ -146,6 +234,10 @@ mod generic {
     /// directions, and the IV each request leaves.
     fn cfb_generic_vectors() -> TestResult {
         skip_unless!(present(), "sm4_generic is not loaded");
+        skip_unless!(
+            has_cfb(),
+            "sm4_generic has no cfb(sm4) (CRYPTO_SM4_RUST_CFB)"
+        );
         let mut t = check_ok!(SkcipherTfm::new(c"cfb-sm4-generic"));
         check!(t.set_key(&vectors::STD_KEY).is_ok());
         let iv0: [u8; 16] = core::array::from_fn(|i| i as u8);
@@ -176,7 +268,8 @@ mod generic {
             standard_million,
             registered_cipher,
             bad_key_length,
-            bad_block_length,
+            cipher_vs_oracle,
+            cfb_generic_vs_oracle,
             ecb_template_null_iv
         ]
     );
@@ -197,6 +290,9 @@ mod ce {
     /// The name of the suite.
     const SUITE_NAME: &core::ffi::CStr = c"sm4_ce";
 
+    /// The priority of the drivers.
+    const PRIORITY: i32 = 400;
+
     include!("sm4_modes.rs");
 }
 
@@ -215,10 +311,13 @@ mod neon {
     /// The name of the suite.
     const SUITE_NAME: &core::ffi::CStr = c"sm4_neon";
 
+    /// The priority of the drivers.
+    const PRIORITY: i32 = 200;
+
     include!("sm4_modes.rs");
 }
 
-/// Suite `sm4_ce_cipher`: the `sm4-ce` single-block cipher against `sm4-generic`.
+/// Suite `sm4_ce_cipher`: the `sm4-ce` single-block cipher against the oracle.
 mod ce_cipher {
     use crate::crypto::kunit::{check, check_eq, check_ok, skip_unless, suite, TestResult};
     use crate::rng::Rng;
@@ -226,12 +325,12 @@ mod ce_cipher {
     use crate::testing::CipherTfm;
 
     /// Example 1 of the standard, and 64 random keys with 8 random blocks each, both
-    /// directions, the same as `sm4-generic` (a wrong SM4EKEY round key changes them).
-    fn cipher_vs_generic() -> TestResult {
+    /// directions, the same as the oracle (a wrong SM4EKEY round key changes them).
+    fn cipher_vs_oracle() -> TestResult {
         let ce = CipherTfm::new(c"sm4-ce");
         skip_unless!(ce.is_ok(), "sm4-ce is not loaded");
         let mut ce = check_ok!(ce);
-        let mut generic = check_ok!(CipherTfm::new(c"sm4-generic"));
+        let mut generic = check_ok!(CipherTfm::new(crate::oracle::CIPHER));
         check!(ce.set_key(&vectors::STD_KEY).is_ok());
         let mut b = vectors::STD_KEY;
         check!(ce.encrypt(&mut b).is_ok());
@@ -256,11 +355,11 @@ mod ce_cipher {
         Ok(())
     }
 
-    suite!(c"sm4_ce_cipher", [cipher_vs_generic]);
+    suite!(c"sm4_ce_cipher", [cipher_vs_oracle]);
 }
 
 /// Suite `sm4_ce_mac`: `cmac-sm4-ce`, `xcbc-sm4-ce` and `cbcmac-sm4-ce` against the kernel's
-/// `cmac`, `xcbc` and `cbcmac` templates over `sm4-generic`.
+/// `cmac`, `xcbc` and `cbcmac` templates over the oracle.
 mod ce_mac {
     use crate::crypto::kunit::{check, check_eq, check_ok, skip_unless, suite, TestResult};
     use crate::rng::Rng;
@@ -270,9 +369,9 @@ mod ce_mac {
 
     /// Each MAC of the driver and its reference.
     const PAIRS: [(&CStr, &CStr); 3] = [
-        (c"cmac-sm4-ce", c"cmac(sm4-generic)"),
-        (c"xcbc-sm4-ce", c"xcbc(sm4-generic)"),
-        (c"cbcmac-sm4-ce", c"cbcmac(sm4-generic)"),
+        (c"cmac-sm4-ce", c"cmac(sm4-oracle)"),
+        (c"xcbc-sm4-ce", c"xcbc(sm4-oracle)"),
+        (c"cbcmac-sm4-ce", c"cbcmac(sm4-oracle)"),
     ];
 
     /// Message lengths: 0 to past 4096, block multiples and not.
@@ -291,7 +390,7 @@ mod ce_mac {
 
     /// 8 random keys per MAC; every length and split gives the reference's MAC of the whole
     /// message at once.
-    fn mac_vs_generic() -> TestResult {
+    fn mac_vs_oracle() -> TestResult {
         skip_unless!(present(), "sm4-ce is not loaded");
         let mut rng = Rng(0x5eed_0303);
         let mut data = check_ok!(KVec::from_elem(0u8, 4099, GFP_KERNEL));
@@ -343,21 +442,45 @@ mod ce_mac {
         Ok(())
     }
 
-    /// A state imported from arbitrary bytes (the crypto API copies states as bytes) is
-    /// used without fault: every byte value in the position of the block fill count.
-    fn mac_any_imported_state() -> TestResult {
+    /// The state a request exports (the crypto API copies states as bytes, e.g. for
+    /// AF_ALG's accept()) continues in a new descriptor to the oracle's MAC of the whole
+    /// message, whatever the split; and a state whose fill count says more than a block (any
+    /// byte value is a state the API can import) is read as a full block, never past it.
+    fn mac_export_import() -> TestResult {
         skip_unless!(present(), "sm4-ce is not loaded");
-        for (ours, _) in PAIRS {
+        let mut rng = Rng(0x5eed_0304);
+        let mut data = [0u8; 100];
+        rng.fill(&mut data);
+        for (ours, reference) in PAIRS {
             let mut a = check_ok!(ShashTfm::new(ours));
-            check!(a.set_key(&[7u8; 16]).is_ok());
-            for fill in [0u8, 1, 15, 16, 17, 0x80, 0xff] {
-                let mut state = [0xa5u8; 17];
-                state[16] = fill;
-                for len in [0usize, 1, 16, 40] {
-                    let mut out = [0u8; 16];
-                    check!(a
-                        .digest_from_state(&state, &[0x3c; 40][..len], &mut out)
-                        .is_ok());
+            let mut r = check_ok!(ShashTfm::new(reference));
+            let mut key = [0u8; 16];
+            rng.fill(&mut key);
+            check!(a.set_key(&key).is_ok());
+            check!(r.set_key(&key).is_ok());
+            for len in [0usize, 1, 16, 17, 32, 33, 100] {
+                let msg = &data[..len];
+                let mut want = [0u8; 16];
+                check!(r.digest(msg, &[], &mut want).is_ok());
+                for split in [0, 1, 15, 16, 17, 32, 33, 99] {
+                    if split > len {
+                        continue;
+                    }
+                    let mut state = [0u8; 17];
+                    check!(a.export_after(&msg[..split], &mut state).is_ok());
+                    let mut got = [0u8; 16];
+                    check!(a.digest_from_state(&state, &msg[split..], &mut got).is_ok());
+                    check_eq!(got, want);
+                    // A full block taken in: every count above 16 means the same.
+                    if split > 0 && split % 16 == 0 {
+                        check_eq!(state[16], 16);
+                        for fill in [17u8, 0x80, 0xff] {
+                            state[16] = fill;
+                            let mut got = [0u8; 16];
+                            check!(a.digest_from_state(&state, &msg[split..], &mut got).is_ok());
+                            check_eq!(got, want);
+                        }
+                    }
                 }
             }
         }
@@ -366,7 +489,7 @@ mod ce_mac {
 
     suite!(
         c"sm4_ce_mac",
-        [mac_vs_generic, mac_bad_keys, mac_any_imported_state]
+        [mac_vs_oracle, mac_bad_keys, mac_export_import]
     );
 }
 

@@ -6,19 +6,23 @@
 // through the crypto API only, by driver name, so the production modules carry no test
 // code; the suite is skipped where the driver is not loaded.
 //
-// Each mode is compared through the crypto API with the kernel's templates over the Rust
-// `sm4-generic` (`ecb(sm4-generic)`, `cbc(sm4-generic)`, `ctr(sm4-generic)`,
-// `cts(cbc(sm4-generic))`, `xts(ecb(sm4-generic))`), and CFB, which has no template any
-// more, with the Rust reference in `lib/sm4.rs` and OpenSSL's vectors. Lengths run from 0
-// past 4096, in place and out of place, over scatterlists of whole buffers, 1-byte pieces
-// and mixed pieces; the IV each request leaves is compared too.
+// Each mode is compared through the crypto API with the kernel's templates over upstream's C
+// SM4 (the oracle, `oracle.rs`: `ecb(sm4-oracle)`, `cbc(sm4-oracle)`, `ctr(sm4-oracle)`,
+// `cts(cbc(sm4-oracle))`, `xts(ecb(sm4-oracle))`), and CFB, which has no template any more,
+// with `cfb-sm4-oracle` (CFB over the C block function) and OpenSSL's vectors. Lengths run
+// from 0 past 4096, in place and out of place, over scatterlists of whole buffers, 1-byte
+// pieces and mixed pieces; the IV each request leaves is compared too. A 1 MiB request in
+// one piece must take at least one NEON section per page.
 
 use self::DRIVERS as B;
+use crate::crypto::bindings;
 use crate::crypto::kunit::{check, check_eq, check_ok, skip_unless, suite, Failure, TestResult};
-use crate::sm4::{self, vectors};
-use crate::testing::SkcipherTfm as Tfm;
+use crate::oracle;
+use crate::sm4::vectors;
+use crate::testing::{AlgParams, SkcipherTfm as Tfm};
 use core::ffi::CStr;
-use kernel::{alloc::flags::GFP_KERNEL, alloc::KVec};
+use core::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
+use kernel::{alloc::flags::GFP_KERNEL, alloc::KBox, alloc::KVec};
 
 use crate::rng::Rng;
 
@@ -52,6 +56,12 @@ fn present() -> bool {
     Tfm::new(B.ecb).is_ok()
 }
 
+/// Whether the driver has `cfb(sm4)` (in a kernel tree, `CRYPTO_SM4_RUST_CFB`; out of tree,
+/// always: the VM tests check that it is served).
+fn has_cfb() -> bool {
+    Tfm::new(B.cfb).is_ok()
+}
+
 fn vec_of(data: &[u8]) -> Result<KVec<u8>, Failure> {
     let mut v = KVec::with_capacity(data.len().max(1), GFP_KERNEL).map_err(|_| fail("alloc"))?;
     v.extend_from_slice(data, GFP_KERNEL)
@@ -59,14 +69,10 @@ fn vec_of(data: &[u8]) -> Result<KVec<u8>, Failure> {
     Ok(v)
 }
 
-/// The reference a driver is compared with.
+/// The reference a driver is compared with: a kernel template instance over the oracle, or
+/// the oracle's CFB.
 #[derive(Clone, Copy)]
-enum Reference {
-    /// A kernel template instance over `sm4-generic`.
-    Driver(&'static CStr),
-    /// The Rust CFB of `lib/sm4.rs`.
-    RustCfb,
-}
+struct Reference(&'static CStr);
 
 /// Request lengths: 0 to past 4096, block multiples and not.
 const LENS: [usize; 24] = [
@@ -98,18 +104,7 @@ fn run(
 ) -> Result<Outcome, Failure> {
     let mut ivout = *iv;
     let mut src = vec_of(data)?;
-    let name = match drv {
-        Reference::Driver(n) => n,
-        Reference::RustCfb => {
-            let k = check_ok!(sm4::Key::new(key).ok_or(()));
-            if enc {
-                k.cfb_encrypt(&mut ivout, &mut src);
-            } else {
-                k.cfb_decrypt(&mut ivout, &mut src);
-            }
-            return Ok(Ok((src, ivout)));
-        }
-    };
+    let name = drv.0;
     let mut tfm = check_ok!(Tfm::new(name));
     if let Err(e) = tfm.set_key(key) {
         return Ok(Err(e.to_errno()));
@@ -158,7 +153,7 @@ fn differential(
             rng.fill(&mut data[..len]);
             let key = &key[..key_len];
             for enc in [true, false] {
-                let a = run(Reference::Driver(ours), enc, key, &iv, &data[..len], layout)?;
+                let a = run(Reference(ours), enc, key, &iv, &data[..len], layout)?;
                 let b = run(reference, enc, key, &iv, &data[..len], layout)?;
                 match (&a, &b) {
                     (Ok((out_a, iv_a)), Ok((out_b, iv_b))) => {
@@ -177,8 +172,7 @@ fn differential(
                         check_eq!(iv_a, iv_b);
                         if enc {
                             // Decrypting what we encrypted gives the data back.
-                            let back =
-                                run(Reference::Driver(ours), false, key, &iv, out_a, layout)?;
+                            let back = run(Reference(ours), false, key, &iv, out_a, layout)?;
                             let back = check_ok!(back);
                             check!(back.0[..] == data[..len]);
                         }
@@ -202,70 +196,53 @@ fn differential(
     Ok(())
 }
 
-fn ecb_vs_generic() -> TestResult {
+fn ecb_vs_oracle() -> TestResult {
     skip_unless!(present(), "the driver is not loaded");
-    differential(
-        B.ecb,
-        Reference::Driver(c"ecb(sm4-generic)"),
-        16,
-        0x5eed_0002,
-    )
+    differential(B.ecb, Reference(c"ecb(sm4-oracle)"), 16, 0x5eed_0002)
 }
 
-fn cbc_vs_generic() -> TestResult {
+fn cbc_vs_oracle() -> TestResult {
     skip_unless!(present(), "the driver is not loaded");
-    differential(
-        B.cbc,
-        Reference::Driver(c"cbc(sm4-generic)"),
-        16,
-        0x5eed_0003,
-    )
+    differential(B.cbc, Reference(c"cbc(sm4-oracle)"), 16, 0x5eed_0003)
 }
 
-fn cfb_vs_rust() -> TestResult {
+fn cfb_vs_oracle() -> TestResult {
     skip_unless!(present(), "the driver is not loaded");
-    differential(B.cfb, Reference::RustCfb, 16, 0x5eed_0004)
+    skip_unless!(
+        has_cfb(),
+        "the driver has no cfb(sm4) (CRYPTO_SM4_RUST_CFB)"
+    );
+    differential(B.cfb, Reference(oracle::CFB), 16, 0x5eed_0004)
 }
 
-fn ctr_vs_generic() -> TestResult {
+fn ctr_vs_oracle() -> TestResult {
     skip_unless!(present(), "the driver is not loaded");
-    differential(
-        B.ctr,
-        Reference::Driver(c"ctr(sm4-generic)"),
-        16,
-        0x5eed_0005,
-    )
+    differential(B.ctr, Reference(c"ctr(sm4-oracle)"), 16, 0x5eed_0005)
 }
 
-fn cts_vs_generic() -> TestResult {
+fn cts_vs_oracle() -> TestResult {
     skip_unless!(present(), "the driver is not loaded");
-    differential(
-        B.cts,
-        Reference::Driver(c"cts(cbc(sm4-generic))"),
-        16,
-        0x5eed_0006,
-    )
+    differential(B.cts, Reference(c"cts(cbc(sm4-oracle))"), 16, 0x5eed_0006)
 }
 
-fn xts_vs_generic() -> TestResult {
+fn xts_vs_oracle() -> TestResult {
     skip_unless!(present(), "the driver is not loaded");
-    differential(
-        B.xts,
-        Reference::Driver(c"xts(ecb(sm4-generic))"),
-        32,
-        0x5eed_0007,
-    )
+    differential(B.xts, Reference(c"xts(ecb(sm4-oracle))"), 32, 0x5eed_0007)
 }
 
 /// OpenSSL's CFB vectors, whole blocks and a partial last block, both directions.
 fn cfb_vectors() -> TestResult {
     skip_unless!(present(), "the driver is not loaded");
+    skip_unless!(
+        has_cfb(),
+        "the driver has no cfb(sm4) (CRYPTO_SM4_RUST_CFB)"
+    );
     let iv0: [u8; 16] = core::array::from_fn(|i| i as u8);
     let pt: [u8; 64] = core::array::from_fn(|i| i as u8);
     for len in [64usize, 37, 5] {
         for layout in [LAYOUTS[0], LAYOUTS[3]] {
             let ct = run(
-                Reference::Driver(B.cfb),
+                Reference(B.cfb),
                 true,
                 &vectors::STD_KEY,
                 &iv0,
@@ -275,7 +252,7 @@ fn cfb_vectors() -> TestResult {
             let ct = check_ok!(ct);
             check!(ct.0[..] == vectors::CFB_CT[..len]);
             let back = run(
-                Reference::Driver(B.cfb),
+                Reference(B.cfb),
                 false,
                 &vectors::STD_KEY,
                 &iv0,
@@ -305,16 +282,9 @@ fn ctr_counter_wrap() -> TestResult {
     ivs[3][8..].copy_from_slice(&(u64::MAX - 12).to_be_bytes());
     for iv in ivs.iter() {
         for len in [data.len(), 16 * 9, 16] {
-            let a = run(
-                Reference::Driver(B.ctr),
-                true,
-                &key,
-                iv,
-                &data[..len],
-                LAYOUTS[0],
-            )?;
+            let a = run(Reference(B.ctr), true, &key, iv, &data[..len], LAYOUTS[0])?;
             let b = run(
-                Reference::Driver(c"ctr(sm4-generic)"),
+                Reference(c"ctr(sm4-oracle)"),
                 true,
                 &key,
                 iv,
@@ -344,6 +314,9 @@ fn bad_inputs() -> TestResult {
         (B.cts, 16),
         (B.xts, 32),
     ] {
+        if drv == B.cfb && !has_cfb() {
+            continue;
+        }
         let mut tfm = check_ok!(Tfm::new(drv));
         for len in [0usize, 1, 15, 17, 24, 31, 33, 48, 64] {
             if len == good {
@@ -374,7 +347,7 @@ fn bad_inputs() -> TestResult {
             let key: [u8; 32] = core::array::from_fn(|i| i as u8);
             for enc in [true, false] {
                 let r = run(
-                    Reference::Driver(drv),
+                    Reference(drv),
                     enc,
                     &key[..key_len],
                     &iv,
@@ -389,7 +362,7 @@ fn bad_inputs() -> TestResult {
 }
 
 /// ECB with a NULL IV (ECB has none; testmgr and most callers pass NULL): the same as the
-/// template over `sm4-generic`, in both directions.
+/// template over the oracle, in both directions.
 fn ecb_null_iv() -> TestResult {
     skip_unless!(present(), "the driver is not loaded");
     let mut data = [0u8; 4 * 16];
@@ -397,7 +370,7 @@ fn ecb_null_iv() -> TestResult {
     let key = vectors::STD_KEY;
     for enc in [true, false] {
         let mut out = [KVec::new(), KVec::new()];
-        for (o, name) in out.iter_mut().zip([B.ecb, c"ecb(sm4-generic)"]) {
+        for (o, name) in out.iter_mut().zip([B.ecb, c"ecb(sm4-oracle)"]) {
             let mut tfm = check_ok!(Tfm::new(name));
             check!(tfm.set_key(&key).is_ok());
             let mut buf = vec_of(&data)?;
@@ -415,29 +388,189 @@ fn ecb_null_iv() -> TestResult {
     Ok(())
 }
 
-/// Each driver name resolves to this module's implementation.
-fn drivers_registered() -> TestResult {
+/// What each driver registered: the crypto API's clients (dm-crypt, fscrypt, AF_ALG) size
+/// their buffers, IVs and keys and split their requests from these.
+fn driver_parameters() -> TestResult {
     skip_unless!(present(), "the driver is not loaded");
-    for drv in [B.ecb, B.cbc, B.cfb, B.ctr, B.cts, B.xts] {
+    // (driver, block size, chunk size, key size): ivsize 16 but for ECB, the walk size a
+    // multiple of the chunk size, synchronous, the back end's priority.
+    for (drv, block, chunk, key, iv) in [
+        (B.ecb, 16, 16, 16, 0),
+        (B.cbc, 16, 16, 16, 16),
+        (B.cfb, 1, 16, 16, 16),
+        (B.ctr, 1, 16, 16, 16),
+        (B.cts, 16, 16, 16, 16),
+        (B.xts, 16, 16, 32, 16),
+    ] {
+        if drv == B.cfb && !has_cfb() {
+            continue;
+        }
         let tfm = check_ok!(Tfm::new(drv));
         check!(tfm.driver_name() == drv);
+        let p: AlgParams = tfm.params();
+        if p.priority != PRIORITY
+            || p.block_size != block
+            || p.chunk_size != chunk
+            || p.iv_size != iv
+            || p.min_key != key
+            || p.max_key != key
+            || p.async_
+            || p.walk_size < chunk
+            || p.walk_size % chunk != 0
+        {
+            kernel::pr_err!("    # {:?}: registered {:?}\n", drv, p);
+            return Err(fail("a driver registered the wrong parameters"));
+        }
     }
+    Ok(())
+}
+
+/// A kprobe on `kernel_neon_begin()` that counts the sections the test's task opens.
+struct SectionCounter {
+    kp: KBox<bindings::kprobe>,
+}
+
+/// The task whose sections are counted, and their count.
+static COUNTED_TASK: AtomicPtr<core::ffi::c_void> = AtomicPtr::new(core::ptr::null_mut());
+static SECTIONS: AtomicUsize = AtomicUsize::new(0);
+
+/// The kprobe's pre-handler: counts a section of the counted task.
+///
+/// # Safety
+///
+/// Called by the kprobe machinery before `kernel_neon_begin()` runs.
+unsafe extern "C" fn count_section(
+    _p: *mut bindings::kprobe,
+    _regs: *mut bindings::pt_regs,
+) -> core::ffi::c_int {
+    // SAFETY: reads the current task pointer.
+    if unsafe { bindings::sm4rs_current_task() } == COUNTED_TASK.load(Ordering::Relaxed) {
+        SECTIONS.fetch_add(1, Ordering::Relaxed);
+    }
+    0
+}
+
+impl SectionCounter {
+    /// Starts counting the sections of the current task.
+    fn start() -> Result<Self, Failure> {
+        // SAFETY: all zeros is an unregistered kprobe with no handler.
+        let mut kp = KBox::new(
+            unsafe { core::mem::zeroed::<bindings::kprobe>() },
+            GFP_KERNEL,
+        )
+        .map_err(|_| fail("alloc"))?;
+        kp.symbol_name = crate::crypto::c_str_ptr(c"kernel_neon_begin");
+        kp.pre_handler = Some(count_section);
+        // SAFETY: reads the current task pointer.
+        COUNTED_TASK.store(unsafe { bindings::sm4rs_current_task() }, Ordering::Relaxed);
+        SECTIONS.store(0, Ordering::Relaxed);
+        // SAFETY: `kp` is a valid kprobe that stays allocated until `unregister_kprobe` in
+        // `drop`.
+        match unsafe { bindings::register_kprobe(&mut *kp) } {
+            0 => {}
+            // Kernels without kprobes cannot count.
+            -95 => {
+                return Err(Failure {
+                    skip: true,
+                    ..fail("no kprobes (CONFIG_KPROBES) to count NEON sections with")
+                })
+            }
+            _ => return Err(fail("register_kprobe(kernel_neon_begin) failed")),
+        }
+        Ok(Self { kp })
+    }
+
+    /// The sections counted so far.
+    fn count(&self) -> usize {
+        SECTIONS.load(Ordering::Relaxed)
+    }
+}
+
+impl Drop for SectionCounter {
+    fn drop(&mut self) {
+        // SAFETY: registered in `start`.
+        unsafe { bindings::unregister_kprobe(&mut *self.kp) };
+        COUNTED_TASK.store(core::ptr::null_mut(), Ordering::Relaxed);
+    }
+}
+
+/// NEON sections are bounded: a 1 MiB request in one piece of memory (one scatterlist
+/// entry, as dm-crypt and fscrypt give) takes at least one section per 4 KiB page, whether
+/// the caller may sleep or not, and the result is still the oracle's; a one-block request
+/// takes one section.
+fn neon_sections_per_page() -> TestResult {
+    skip_unless!(present(), "the driver is not loaded");
+    const MIB: usize = 1 << 20;
+    let mut data = check_ok!(KVec::from_elem(0u8, MIB, GFP_KERNEL));
+    Rng(0x5eed_000a).fill(&mut data);
+    let key = [0x6bu8; 32];
+    for (drv, reference, key_len) in [
+        (B.ecb, c"ecb(sm4-oracle)", 16),
+        (B.cbc, c"cbc(sm4-oracle)", 16),
+        (B.ctr, c"ctr(sm4-oracle)", 16),
+        (B.cts, c"cts(cbc(sm4-oracle))", 16),
+        (B.xts, c"xts(ecb(sm4-oracle))", 32),
+    ] {
+        let iv = [0x24u8; 16];
+        let want = run(
+            Reference(reference),
+            false,
+            &key[..key_len],
+            &iv,
+            &data,
+            LAYOUTS[1],
+        )?;
+        let want = check_ok!(want);
+        for may_sleep in [false, true] {
+            let mut tfm = check_ok!(Tfm::new(drv));
+            check!(tfm.set_key(&key[..key_len]).is_ok());
+            let mut buf = vec_of(&data)?;
+            let counter = SectionCounter::start()?;
+            {
+                let mut req = check_ok!(tfm.request(&mut buf, None, &iv, &[usize::MAX]));
+                req.set_may_sleep(may_sleep);
+                check!(req.decrypt().is_ok());
+            }
+            let sections = counter.count();
+            drop(counter);
+            if sections < MIB / 4096 {
+                kernel::pr_err!(
+                    "    # {:?}: {} NEON sections for 1 MiB (may sleep: {})\n",
+                    drv,
+                    sections,
+                    may_sleep
+                );
+                return Err(fail("fewer NEON sections than 4 KiB pages"));
+            }
+            check!(buf[..] == want.0[..]);
+        }
+    }
+    // One block, one section.
+    let mut tfm = check_ok!(Tfm::new(B.ecb));
+    check!(tfm.set_key(&key[..16]).is_ok());
+    let mut block = vec_of(&data[..16])?;
+    let counter = SectionCounter::start()?;
+    check!(tfm
+        .encrypt(&mut block, None, &mut [], &[usize::MAX])
+        .is_ok());
+    check_eq!(counter.count(), 1);
     Ok(())
 }
 
 suite!(
     SUITE_NAME,
     [
-        drivers_registered,
+        driver_parameters,
         ecb_null_iv,
-        ecb_vs_generic,
-        cbc_vs_generic,
-        cfb_vs_rust,
-        ctr_vs_generic,
-        cts_vs_generic,
-        xts_vs_generic,
+        ecb_vs_oracle,
+        cbc_vs_oracle,
+        cfb_vs_oracle,
+        ctr_vs_oracle,
+        cts_vs_oracle,
+        xts_vs_oracle,
         cfb_vectors,
         ctr_counter_wrap,
-        bad_inputs
+        bad_inputs,
+        neon_sections_per_page
     ]
 );

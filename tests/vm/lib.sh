@@ -6,12 +6,48 @@
 pass() { echo "SM4RS-RESULT PASS $1"; }
 fail() { echo "SM4RS-RESULT FAIL $1${2:+ ($2)}"; }
 
-# Loads one of our modules by file name (sm4_kunit: the KUnit suites run during its load).
+# The kernel messages printed since the last call (dmesg -c empties the kernel's buffer, so a
+# copy of every message taken is kept in /tmp/klog for klog_all).
+klog_new() { dmesg -c | tee -a /tmp/klog; }
+# Every kernel message of the boot so far.
+klog_all() {
+	cat /tmp/klog 2>/dev/null
+	dmesg
+}
+
+# Loads the C SM4 library (crypto/sm4.ko, unless built in): the oracle of the test module
+# (sm4_kunit) is upstream's C SM4.
+load_sm4_library() {
+	grep -q '^sm4 ' /proc/modules && return 0
+	[ -f /lib/modules/kernel/sm4.ko ] || return 0
+	insmod /lib/modules/kernel/sm4.ko
+}
+
+# Loads one of our modules by file name (sm4_kunit: the KUnit suites run during its load,
+# after it registered the oracle, for which the C SM4 library is loaded first).
 load_ours() {
+	[ "$1" != sm4_kunit ] || load_sm4_library || { fail "load.$1" "the C SM4 library did not load"; return 1; }
 	if insmod "/lib/modules/sm4rs/$1.ko"; then
 		pass "load.$1"
 	else
 		fail "load.$1" "insmod failed"
+		return 1
+	fi
+}
+
+# Registers the oracle without running the KUnit suites (the VM boots with kunit.enable=0):
+# the C SM4 library and the test module, which registers upstream's C SM4 as sm4-oracle and
+# cfb-sm4-oracle, the references of the AF_ALG checks.
+load_oracle() {
+	if ! load_sm4_library || ! insmod /lib/modules/sm4rs/sm4_kunit.ko; then
+		fail "load.oracle" "the C SM4 library or the test module did not load"
+		return 1
+	fi
+	if [ "$(crypto_field sm4-oracle selftest)" = passed ] &&
+		[ "$(crypto_field cfb-sm4-oracle name)" = "cfb(sm4)" ]; then
+		pass "load.oracle"
+	else
+		fail "load.oracle" "sm4-oracle not registered and self-tested"
 		return 1
 	fi
 }
@@ -44,10 +80,17 @@ serving_driver() {
 		END { if (n == alg && p > best) bd = d; print bd }' /proc/crypto
 }
 
-# Passes if the driver $1 is registered and testmgr's self-test of it passed.
+# Passes if the driver $1 is registered and testmgr's self-test of it passed. An algorithm
+# testmgr has no test for (it says "No test for" and marks it passed) fails: that is not a
+# self-test (cfb(sm4) has none since Linux 6.8; the KUnit suites test it).
 check_selftest() {
-	local st
+	local st alg
 	st=$(crypto_field "$1" selftest)
+	alg=$(crypto_field "$1" name)
+	if [ -n "$st" ] && klog_all | grep -qF "alg: No test for $alg ($1)"; then
+		fail "selftest.$1" "testmgr has no test for $alg: nothing was tested"
+		return
+	fi
 	case $st in
 	passed) pass "selftest.$1" ;;
 	"") fail "selftest.$1" "not registered" ;;
@@ -55,26 +98,37 @@ check_selftest() {
 	esac
 }
 
+# Passes if algorithm $2 is served by driver $3 (a shell pattern); the result is named $1.
+check_served() {
+	local drv
+	drv=$(serving_driver "$2")
+	case $drv in
+	$3) pass "$1" ;;
+	*) fail "$1" "$2 served by '${drv:-nobody}', expected '$3'" ;;
+	esac
+}
+
 # Upstream's C sm4-ce-gcm and sm4-ce-ccm, from this kernel's build, loaded on top of our
 # sm4-ce: they link against the C interface it exports (sm4_ce_expand_key,
 # sm4_ce_crypt_block, sm4_ce_cbc_enc). Each must load, pass testmgr on registration, serve
-# its algorithm and pass tcrypt's test of it; then they are unloaded (they pin sm4-ce).
+# its algorithm and pass tcrypt's test of it (run only on that driver); then they are
+# unloaded (they pin sm4-ce).
 check_upstream_aead() {
-	local m drv
-	# The standard's FK/CK tables they also import (crypto/sm4.ko unless built in).
-	[ -f /lib/modules/kernel/sm4.ko ] && insmod /lib/modules/kernel/sm4.ko 2>/dev/null
+	local m mode
+	load_sm4_library
 	for m in gcm ccm; do
+		mode=55
+		[ $m = ccm ] && mode=56
 		if ! insmod "/lib/modules/kernel/sm4-ce-$m.ko" 2>/tmp/err; then
 			fail "exports.load-sm4-ce-$m" "$(cat /tmp/err)"
+			fail "testmgr.$m(sm4).upstream-$m-sm4-ce-on-our-exports" "not run: sm4-ce-$m did not load"
 			continue
 		fi
 		pass "exports.load-sm4-ce-$m"
 		check_selftest "$m-sm4-ce"
-		drv=$(serving_driver "$m(sm4)")
-		if [ "$drv" = "$m-sm4-ce" ]; then pass "served.$m(sm4)"; else fail "served.$m(sm4)" "served by '$drv'"; fi
+		check_served "served.$m(sm4)" "$m(sm4)" "$m-sm4-ce"
+		run_tcrypt_test $mode "$m(sm4).upstream-$m-sm4-ce-on-our-exports" "$m(sm4)=$m-sm4-ce"
 	done
-	run_tcrypt_test 55 "gcm(sm4) on upstream gcm-sm4-ce over our exports"
-	run_tcrypt_test 56 "ccm(sm4) on upstream ccm-sm4-ce over our exports"
 	rmmod sm4_ce_gcm sm4_ce_ccm 2>/dev/null
 	if grep -qE '^driver *: (gcm|ccm)-sm4-ce$' /proc/crypto; then
 		fail "exports.unload" "sm4-ce-gcm/ccm still registered"
@@ -83,18 +137,41 @@ check_upstream_aead() {
 	fi
 }
 
-# Runs tcrypt in mode $1 (testmgr on the algorithms of that mode) and checks the log.
+# run_tcrypt_test MODE NAME [ALG=DRIVER...]: tcrypt in mode MODE (testmgr's tests of that
+# mode's algorithms, by algorithm name). Passes only if tcrypt ran to its end (it then
+# refuses to stay loaded, with EAGAIN), reported no failure, and each ALG is served by
+# DRIVER (a shell pattern): the tests ran on the implementation the result names.
 run_tcrypt_test() {
-	local mode=$1 name=$2 log
-	dmesg -c >/dev/null
-	insmod /lib/modules/kernel/tcrypt.ko mode="$mode" sec=0 2>/dev/null
-	log=$(dmesg -c)
+	local mode=$1 name=$2 log pair alg want drv
+	shift 2
+	if [ ! -f /lib/modules/kernel/tcrypt.ko ]; then
+		fail "testmgr.$name" "no tcrypt.ko in this kernel's modules"
+		return
+	fi
+	klog_new >/dev/null
+	insmod /lib/modules/kernel/tcrypt.ko mode="$mode" sec=0 2>/tmp/tcrypt.err
+	log=$(klog_new)
+	if ! grep -qE 'Resource temporarily unavailable|Try again' /tmp/tcrypt.err; then
+		fail "testmgr.$name" "tcrypt mode=$mode did not run to its end: $(cat /tmp/tcrypt.err)"
+		return
+	fi
 	if echo "$log" | grep -qE 'one or more tests failed|alg: .*(fail|FAIL)'; then
 		echo "$log" | grep -E 'tcrypt|alg:' | head -n 5
 		fail "testmgr.$name" "tcrypt mode=$mode reported failures"
-	else
-		pass "testmgr.$name"
+		return
 	fi
+	for pair in "$@"; do
+		alg=${pair%%=*} want=${pair#*=}
+		drv=$(serving_driver "$alg")
+		case $drv in
+		$want) ;;
+		*)
+			fail "testmgr.$name" "$alg was served by '${drv:-nobody}', not '$want'"
+			return
+			;;
+		esac
+	done
+	pass "testmgr.$name"
 }
 
 # Prints every SM4 implementation in /proc/crypto; "<= used" marks the one the crypto API
@@ -125,10 +202,12 @@ sm4_table() {
 # expected driver ($1) and reported no failure.
 run_tcrypt_speed() {
 	local log
-	dmesg -c >/dev/null
-	insmod /lib/modules/kernel/tcrypt.ko mode=218 sec=0 2>/dev/null
-	log=$(dmesg -c)
-	if ! echo "$log" | grep -q "testing speed of .*xts(sm4) (xts-$1) decryption"; then
+	klog_new >/dev/null
+	insmod /lib/modules/kernel/tcrypt.ko mode=218 sec=0 2>/tmp/tcrypt.err
+	log=$(klog_new)
+	if ! grep -qE 'Resource temporarily unavailable|Try again' /tmp/tcrypt.err; then
+		fail "tcrypt.mode218" "tcrypt did not run to its end: $(cat /tmp/tcrypt.err)"
+	elif ! echo "$log" | grep -q "testing speed of .*xts(sm4) (xts-$1) decryption"; then
 		echo "$log" | grep -E "testing speed|failed" | tail -n 3
 		fail "tcrypt.mode218" "did not reach xts(sm4) decryption with xts-$1"
 	elif echo "$log" | grep -qiE "failed|error"; then
@@ -178,7 +257,8 @@ check_af_alg() {
 
 # dm-crypt on /dev/vda: data written through a mapping whose cipher is $1 (a crypto API
 # name, e.g. xts(sm4) or a driver name) reads back the same through a mapping that uses the
-# kernel's template over sm4-generic, and is not on the disk in clear.
+# kernel's template over the oracle (upstream's C SM4, registered by sm4_kunit), and is not
+# on the disk in clear.
 check_dm_crypt() {
 	local cipher=$1 key sectors
 	key=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
@@ -190,7 +270,7 @@ check_dm_crypt() {
 	export DM_DISABLE_UDEV=1
 	dd if=/dev/urandom of=/tmp/pattern bs=4096 count=64 2>/dev/null
 	if ! dmsetup create --noudevsync sm4a --table "0 $sectors crypt capi:$cipher-plain64 $key 0 /dev/vda 0" ||
-		! dmsetup create --noudevsync sm4b --table "0 $sectors crypt capi:xts(ecb(sm4-generic))-plain64 $key 0 /dev/vda 0"; then
+		! dmsetup create --noudevsync sm4b --table "0 $sectors crypt capi:xts(ecb(sm4-oracle))-plain64 $key 0 /dev/vda 0"; then
 		fail "dm-crypt.$cipher" "dmsetup create failed"
 		dmsetup remove --noudevsync sm4a 2>/dev/null
 		return
@@ -203,7 +283,7 @@ check_dm_crypt() {
 	if cmp -s /tmp/pattern /tmp/back && ! cmp -s /tmp/pattern /tmp/raw; then
 		pass "dm-crypt.$cipher"
 	else
-		fail "dm-crypt.$cipher" "data read through xts(ecb(sm4-generic)) differs"
+		fail "dm-crypt.$cipher" "data read through xts(ecb(sm4-oracle)) differs"
 	fi
 	dmsetup remove --noudevsync sm4a
 	dmsetup remove --noudevsync sm4b
@@ -237,11 +317,27 @@ check_unload_held() {
 	fi
 	exec 3>&-
 	wait $pid
-	if rmmod "$mod" && ! grep -q "^$name " /proc/modules; then
+	# The socket's transform is freed when the socket goes, which the kernel may finish a
+	# moment after the process has ended: wait (up to 10 s) for the module's last user.
+	if ! wait_unused "$mod" 100; then
+		fail "unload.$mod" "still in use 10 s after the socket was closed (refcnt $(cat /sys/module/$name/refcnt))"
+	elif rmmod "$mod" 2>/tmp/rmmod.err && ! grep -q "^$name " /proc/modules; then
 		pass "unload.$mod"
 	else
-		fail "unload.$mod" "rmmod failed after the socket was closed"
+		fail "unload.$mod" "rmmod failed with no user left: $(cat /tmp/rmmod.err)"
 	fi
+}
+
+# wait_unused MODULE TENTHS: waits up to TENTHS tenths of a second for MODULE to have no user
+# (its reference count 0); fails if it does not come.
+wait_unused() {
+	local name i=0
+	name=$(echo "$1" | tr - _)
+	while [ "$(cat /sys/module/$name/refcnt 2>/dev/null)" != 0 ]; do
+		[ $i -lt "$2" ] || return 1
+		i=$((i + 1))
+		sleep 0.1
+	done
 }
 
 # --- real clients: fscrypt and cryptsetup LUKS2 over shared disks ------------------------
@@ -297,10 +393,10 @@ check_sets() {
 # encryption hardware is blk-crypto-fallback: fscrypt logs "using blk-crypto-fallback" and
 # the fallback allocated the crypto API's $2 (xts(sm4)) on first use, for good.
 fscrypt_impl() {
-	if dmesg | grep -q "fscrypt: $1 using blk-crypto-fallback"; then
+	if klog_all | grep -q "fscrypt: $1 using blk-crypto-fallback"; then
 		echo "blk-crypto-fallback:$(serving_driver "$2")"
 	else
-		dmesg | sed -n "s/.*fscrypt: $1 using implementation \"\(.*\)\"/\1/p" | tail -n 1
+		klog_all | sed -n "s/.*fscrypt: $1 using implementation \"\(.*\)\"/\1/p" | tail -n 1
 	fi
 }
 
@@ -486,8 +582,9 @@ load_secs() {
 }
 
 # stress_start N SECS TAG: N AF_ALG users (afalg stress: random modes, keys, IVs and
-# lengths by algorithm name, each checked against the kernel's templates over sm4-generic
-# and decrypted back), for SECS seconds; stress_check TAG waits for them and checks.
+# lengths by algorithm name, each checked against the kernel's templates over the oracle
+# (sm4_kunit must be loaded) and decrypted back), for SECS seconds; stress_check TAG waits
+# for them and checks.
 stress_start() {
 	local i
 	for i in $(seq 1 "$1"); do
@@ -662,19 +759,20 @@ check_faults_dm() {
 # check_errnos SUFFIX: bad input through AF_ALG (every key length 0..64, IVs of wrong
 # sizes, lengths that are not whole blocks or shorter than a block, zero length, 1-byte
 # pieces, equal XTS halves; both directions) gives from the drivers *SUFFIX exactly what
-# the kernel's templates over sm4-generic give (the same error at the same step, or the
-# same output). cfb has no kernel template any more: cfb-sm4-generic is the reference.
+# the kernel's templates over the oracle give (upstream's C SM4, registered by sm4_kunit: the
+# same error at the same step, or the same output). cfb has no kernel template any more:
+# cfb-sm4-oracle, CFB over the C block function, is the reference.
 check_errnos() {
 	local m ours ref keylen ivlen out
 	for m in ecb cbc cfb ctr cts-cbc xts; do
 		ours=$m$1 keylen=16 ivlen=16
 		case $m in
-		ecb) ref="ecb(sm4-generic)" ivlen=-1 ;;
-		cbc) ref="cbc(sm4-generic)" ;;
-		cfb) ref="cfb-sm4-generic" ;;
-		ctr) ref="ctr(sm4-generic)" ;;
-		cts-cbc) ref="cts(cbc(sm4-generic))" ;;
-		xts) ref="xts(ecb(sm4-generic))" keylen=32 ;;
+		ecb) ref="ecb(sm4-oracle)" ivlen=-1 ;;
+		cbc) ref="cbc(sm4-oracle)" ;;
+		cfb) ref="cfb-sm4-oracle" ;;
+		ctr) ref="ctr(sm4-oracle)" ;;
+		cts-cbc) ref="cts(cbc(sm4-oracle))" ;;
+		xts) ref="xts(ecb(sm4-oracle))" keylen=32 ;;
 		esac
 		if out=$(afalg errcmp "$ours" "$ref" $keylen $ivlen 2>&1); then
 			pass "errno.$ours"

@@ -4,7 +4,8 @@
 # checks every algorithm on registration; the crypto API must pick sm4-ce, and testmgr
 # checks it again through tcrypt; sm4-neon, outranked, is tested by driver name. Upstream's
 # C sm4-ce-gcm and sm4-ce-ccm load on sm4-ce's exports and pass their self-tests. fscrypt
-# (ext4) and cryptsetup LUKS2 write data with sm4-ce that the next boots read back.
+# (ext4) and cryptsetup LUKS2 write data with sm4-ce that the next boots read back. The
+# references (KUnit, dm-crypt, AF_ALG) are upstream's C SM4, registered by sm4_kunit.
 
 CE_DRIVERS="sm4-ce ecb-sm4-ce cbc-sm4-ce ctr-sm4-ce cts-cbc-sm4-ce xts-sm4-ce cmac-sm4-ce
 	xcbc-sm4-ce cbcmac-sm4-ce"
@@ -19,13 +20,13 @@ if load_ours sm4-generic && load_ours sm4-ce && load_ours sm4-neon && load_ours 
 		"ctr(sm4) ctr-sm4-ce" "cts(cbc(sm4)) cts-cbc-sm4-ce" "xts(sm4) xts-sm4-ce" \
 		"cmac(sm4) cmac-sm4-ce" "xcbc(sm4) xcbc-sm4-ce" "cbcmac(sm4) cbcmac-sm4-ce"; do
 		set -- $pair
-		drv=$(serving_driver "$1")
-		if [ "$drv" = "$2" ]; then pass "served.$1"; else fail "served.$1" "served by '$drv'"; fi
+		check_served "served.$1" "$1" "$2"
 	done
-	run_tcrypt_test 191 "ecb-cbc-ctr-xts(sm4-ce)"
-	run_tcrypt_test 59 "cts(cbc(sm4-ce))"
-	run_tcrypt_test 55 "gcm(sm4) over ctr-sm4-ce"
-	run_tcrypt_test 56 "ccm(sm4) over sm4-ce"
+	run_tcrypt_test 191 "ecb-cbc-ctr-xts(sm4-ce)" "ecb(sm4)=ecb-sm4-ce" "cbc(sm4)=cbc-sm4-ce" \
+		"ctr(sm4)=ctr-sm4-ce" "xts(sm4)=xts-sm4-ce"
+	run_tcrypt_test 59 "cts(cbc(sm4-ce))" "cts(cbc(sm4))=cts-cbc-sm4-ce"
+	run_tcrypt_test 55 "gcm(sm4).template-over-ctr-sm4-ce" "gcm(sm4)=gcm_base(ctr-sm4-ce,*)"
+	run_tcrypt_test 56 "ccm(sm4).template-over-sm4-ce" "ccm(sm4)=ccm_base(ctr-sm4-ce,cbcmac-sm4-ce)"
 	check_upstream_aead
 	run_tcrypt_speed "sm4-ce"
 	check_af_alg ""
