@@ -9,7 +9,8 @@ The series is generated from the out-of-tree sources, which stay the one source 
      rust/bindings/bindings_helper.h, and RUST_CRYPTO_ABSTRACTIONS;
   2. crypto: arm64/sm4: the drivers, in arch/arm64/crypto/ (shared Rust code in sm4/), and the
      Kconfig/Makefile switch CRYPTO_SM4_RUST that builds upstream's SM4 symbols from them;
-  3. crypto: arm64/sm4: the KUnit test module.
+  3. crypto: arm64/sm4: the KUnit test module;
+  4. crypto: arm64/sm4: cfb(sm4), behind its own symbol (CRYPTO_SM4_RUST_CFB, default n).
 What differs between the out-of-tree and the in-tree form is done here and only here:
   - the `sm4rs_*` cfgs that Kbuild sets from greps of the kernel tree are resolved with the
     same greps (read from Kbuild) against KERNEL_SRC, and the code of the other kernels
@@ -80,13 +81,21 @@ def strip_item(lines, i):
         code = re.sub(r'"(\\.|[^"\\])*"', '""', lines[i].split("//")[0])
         depth += sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
         i += 1
-        if depth <= 0 and re.search(r"[;}],?\s*$", code.rstrip()):
+        # (an item ends with ";" or "}", a struct field or expression field with ",")
+        if depth <= 0 and re.search(r"([;}],?|,)\s*$", code.rstrip()):
             return i
     die("unterminated cfg'd item")
 
 
-def resolve(text):
-    """Out-of-tree-only regions and sm4rs cfgs resolved for this kernel."""
+CFB_CFG = "CONFIG_CRYPTO_SM4_RUST_CFB"
+CFB_RE = re.compile(r"^\s*#\[cfg\((not\()?" + CFB_CFG + r"\)?\)\]\s*$")
+
+
+def resolve(text, cfb=True):
+    """Out-of-tree-only regions and sm4rs cfgs resolved for this kernel. Without `cfb` (the
+    patches before the one that adds cfb(sm4)), the items of CONFIG_CRYPTO_SM4_RUST_CFB are
+    left out, those of its negation kept without their attribute, and the cfb module
+    aliases dropped."""
     out = []
     lines = text.split("\n")
     i = 0
@@ -94,6 +103,17 @@ def resolve(text):
     while i < len(lines):
         line = lines[i]
         s = line.strip()
+        if not cfb and CFB_RE.match(line):
+            if CFB_RE.match(line).group(1):
+                i += 1  # not(CFB): the item stays, its attribute goes
+                continue
+            while out and out[-1].strip().startswith("///"):
+                out.pop()
+            i = strip_item(lines, i + 1)
+            continue
+        if not cfb and re.match(r'^\s*"crypto-cfb[-(]', line):
+            i += 1
+            continue
         if s == "// sm4rs-oot-begin":
             oot = True
         elif s == "// sm4rs-oot-end":
@@ -133,9 +153,9 @@ def to_kernel_crate(text):
     return text
 
 
-def to_driver(text):
+def to_driver(text, cfb=True):
     """A driver or test source as a crate under arch/arm64/crypto/."""
-    text = resolve(text)
+    text = resolve(text, cfb)
     text = re.sub(
         r'#\[path = "(\.\./\.\./)?crypto/mod\.rs"\]\n(#\[allow\([^)]*\)\]\n)?mod crypto;\n',
         lambda m: ('#[path = "sm4/kunit.rs"]\n#[allow(dead_code, unreachable_pub)]\nmod kunit;\n'
@@ -148,6 +168,7 @@ def to_driver(text):
         ('"../../lib/', '"sm4/'),
         ('"lib/', '"sm4/'),
         ('#[path = "abstraction.rs"]', '#[path = "sm4/kunit_abstraction.rs"]'),
+        ('#[path = "oracle.rs"]', '#[path = "sm4/kunit_oracle.rs"]'),
         ("`lib/", "`sm4/"),
         ("`sm4_modes.rs`", "`sm4/kunit_modes.rs`"),
         ('include!("sm4_modes.rs")', 'include!("sm4/kunit_modes.rs")'),
@@ -156,7 +177,7 @@ def to_driver(text):
         ("crate::crypto::kunit", "crate::kunit"),
         ("crate::crypto::", "kernel::crypto::"),
         ("use super::bindings;", "use kernel::bindings;"),
-        ("use crypto::{", "use kernel::crypto::{"),
+        ("use crypto::", "use kernel::crypto::"),
         ("crypto::module! {", "module! {"),
     ]:
         text = text.replace(old, new)
@@ -169,8 +190,12 @@ def to_driver(text):
     return text
 
 
-def to_asm(text):
-    return text.replace('#include "lib/sm4-asm.h"', '#include "sm4/sm4-asm.h"')
+def to_asm(text, cfb=True):
+    text = text.replace('#include "lib/sm4-asm.h"', '#include "sm4/sm4-asm.h"')
+    if not cfb:
+        text = re.sub(r"#ifdef " + CFB_CFG + r"\n.*?#endif /\* " + CFB_CFG + r" \*/\n\n?", "",
+                      text, flags=re.S)
+    return text
 
 
 # --- C helpers ------------------------------------------------------------------------------
@@ -183,6 +208,8 @@ def helpers_c(rust_texts):
     funcs = re.findall(r"(/\*(?:(?!\*/).)*\*/\n)static inline ([^\n]*?)\bsm4rs_(\w+)(\([^)]*\)\n\{.*?\n\})",
                        h, re.S)
     ours = {name for _, _, name, _ in funcs}
+    # Per-CPU state of the helpers (one copy in the kernel, shared by every user).
+    percpu = re.findall(r"(/\*(?:(?!\*/).)*\*/\n)static (DEFINE_PER_CPU\([^)]*\);)\n", h, re.S)
     body = [
         "// SPDX-License-Identifier: GPL-2.0",
         "",
@@ -197,7 +224,10 @@ def helpers_c(rust_texts):
         *includes,
         "",
     ]
+    for comment, define in percpu:
+        body.append(comment + "static " + define.replace("sm4rs_", "rust_crypto_") + "\n")
     for comment, ret, name, rest in funcs:
+        rest = rest.replace("sm4rs_softirq_neon", "rust_crypto_softirq_neon")
         head = ret + "rust_helper_" + name
         # Parameters continued on further lines aligned with the opening parenthesis.
         params, _, tail = rest.partition(")")
@@ -315,14 +345,15 @@ def kconfig_blocks():
 # --- the series -----------------------------------------------------------------------------
 def patch1():
     files = {}
-    names = ["cipher", "skcipher", "shash", "simd", "compat"]
+    names = ["alg", "cipher", "skcipher", "shash", "simd", "compat"]
     texts = {}
     for n in names:
         texts[n] = to_kernel_crate(rd(os.path.join(REPO, f"crypto/{n}.rs")))
         files[f"rust/kernel/crypto/{n}.rs"] = texts[n]
     files["rust/kernel/crypto.rs"] = to_kernel_crate(rd(os.path.join(REPO, "crypto/mod.rs")))
     rust_all = list(files.values()) + [rd(os.path.join(REPO, p)) for p in (
-        "crypto/testing.rs", "crypto/kunit.rs", "tests/kunit/abstraction.rs")]
+        "crypto/testing.rs", "crypto/kunit.rs", "tests/kunit/abstraction.rs",
+        "tests/kunit/sm4_modes.rs", "tests/kunit/oracle.rs", "tests/kunit/sm4_kunit_main.rs")]
     helpers, _ = helpers_c([rename_bindings(t) for t in rust_all])
     files["rust/helpers/crypto.c"] = helpers
     hc = krd("rust/helpers/helpers.c")
@@ -353,7 +384,8 @@ def apply_kconfig(path, text, which):
     (0: RUST_CRYPTO_ABSTRACTIONS, 1: the driver switch, 2: the KUnit test)."""
     for anchor, block in KC.get(path, []):
         sym = re.search(r"^config (\w+)", block, re.M).group(1)
-        part = {"RUST_CRYPTO_ABSTRACTIONS": 0, "CRYPTO_SM4_KUNIT_TEST": 2}.get(sym, 1)
+        part = {"RUST_CRYPTO_ABSTRACTIONS": 0, "CRYPTO_SM4_KUNIT_TEST": 2,
+                CFB_CFG[len("CONFIG_"):]: 3}.get(sym, 1)
         if part == which:
             text = insert_before(text, anchor, block, path)
     return text
@@ -371,6 +403,7 @@ TESTS = {
     "tests/kunit/sm4_kunit_main.rs": "arch/arm64/crypto/sm4_kunit.rs",
     "tests/kunit/sm4_modes.rs": "arch/arm64/crypto/sm4/kunit_modes.rs",
     "tests/kunit/abstraction.rs": "arch/arm64/crypto/sm4/kunit_abstraction.rs",
+    "tests/kunit/oracle.rs": "arch/arm64/crypto/sm4/kunit_oracle.rs",
     "crypto/kunit.rs": "arch/arm64/crypto/sm4/kunit.rs",
     "crypto/testing.rs": "arch/arm64/crypto/sm4/testing.rs",
     "tests/common/rng.rs": "arch/arm64/crypto/sm4/rng.rs",
@@ -390,9 +423,9 @@ else
 def patch2():
     files = {}
     for src, dst in DRIVERS.items():
-        files[dst] = to_driver(rd(os.path.join(REPO, src)))
+        files[dst] = to_driver(rd(os.path.join(REPO, src)), cfb=False)
     for n in ("sm4_ce_core.S", "sm4_neon_core.S"):
-        files[f"arch/arm64/crypto/{n}"] = to_asm(rd(os.path.join(REPO, n)))
+        files[f"arch/arm64/crypto/{n}"] = to_asm(rd(os.path.join(REPO, n)), cfb=False)
     files["arch/arm64/crypto/sm4/sm4-asm.h"] = rd(os.path.join(REPO, "lib/sm4-asm.h"))
     files["crypto/Kconfig"] = apply_kconfig("crypto/Kconfig", CUR["crypto/Kconfig"], 1)
     ak = apply_kconfig("arch/arm64/crypto/Kconfig", krd("arch/arm64/crypto/Kconfig"), 1)
@@ -435,24 +468,40 @@ def patch3():
     return files
 
 
+def patch4():
+    """cfb(sm4) in the three drivers, behind its own symbol (upstream removed it in 6.8)."""
+    files = {}
+    for src, dst in DRIVERS.items():
+        files[dst] = to_driver(rd(os.path.join(REPO, src)))
+    files["arch/arm64/crypto/sm4_ce_core.S"] = to_asm(rd(os.path.join(REPO, "sm4_ce_core.S")))
+    files["crypto/Kconfig"] = apply_kconfig("crypto/Kconfig", CUR["crypto/Kconfig"], 3)
+    return {p: t for p, t in files.items() if CUR.get(p) != t}
+
+
 SUBJECTS = [
     ("rust: crypto: add abstractions for crypto algorithm providers",
      """Add kernel::crypto, safe abstractions for drivers that implement crypto
 algorithms in Rust and register them with the crypto API:
 
+- alg: one registration for every kind of algorithm; the crypto API frees
+  each description through its cra_destroy callback when it drops its
+  last reference, so a registration dropped while transforms of its
+  algorithm are alive never frees what they use;
 - cipher: single-block ciphers (CRYPTO_ALG_TYPE_CIPHER), the C table built
   at compile time from a trait, a typed per-transform context that is
   wiped when the transform is freed;
-- skcipher: symmetric key ciphers, several registered together, with a
-  safe skcipher walk whose steps hand the driver its data as slices and
-  call skcipher_walk_done() outside any NEON section;
+- skcipher: symmetric key ciphers, with a safe skcipher walk whose steps
+  (at most a page each, with a reschedule point between them for callers
+  that may sleep) hand the driver its data and call skcipher_walk_done()
+  outside any NEON section;
 - shash: synchronous hashes and MACs, with a typed key and a plain-data
   request state (the crypto API copies descriptors as bytes);
 - simd: kernel-mode NEON sections as a closure and a token that every
-  NEON routine takes, refused where may_use_simd() is false.
+  NEON routine takes, refused where may_use_simd() is false or where a
+  section would nest (the task's, or one of ours in the softirq being
+  served).
 
-A registration dropped while transforms of its algorithm are alive does
-not free the description they use. The C helpers go to
+The C helpers go to
 rust/helpers/crypto.c; the abstractions are built with
 RUST_CRYPTO_ABSTRACTIONS, which the drivers select (arm64 only for now:
 the NEON sections are arm64's)."""),
@@ -462,26 +511,39 @@ assembly cores for SM4E/SM4EKEY and for NEON, on kernel::crypto. They are
 built instead of the C drivers when CRYPTO_SM4_RUST is set, under the same
 symbols and module names:
 
-  CRYPTO_SM4_GENERIC         sm4_generic: sm4 (sm4-generic, 100), cfb(sm4)
+  CRYPTO_SM4_GENERIC         sm4_generic: sm4 (sm4-generic, 100)
   CRYPTO_SM4_ARM64_CE        selects CRYPTO_SM4_ARM64_CE_BLK, whose module
                              has the sm4-ce cipher
-  CRYPTO_SM4_ARM64_CE_BLK    sm4-ce: sm4 (300); ecb, cbc, cfb, ctr,
-                             cts(cbc), xts (400); cmac, xcbc, cbcmac (400);
-                             exports sm4_ce_expand_key, sm4_ce_crypt_block
-                             and sm4_ce_cbc_enc for sm4-ce-gcm/sm4-ce-ccm
-  CRYPTO_SM4_ARM64_NEON_BLK  sm4-neon: ecb, cbc, cfb, ctr, cts(cbc), xts
-                             (200)
+  CRYPTO_SM4_ARM64_CE_BLK    sm4-ce: sm4 (300); ecb, cbc, ctr, cts(cbc),
+                             xts (400); cmac, xcbc, cbcmac (400); exports
+                             sm4_ce_expand_key, sm4_ce_crypt_block and
+                             sm4_ce_cbc_enc for sm4-ce-gcm/sm4-ce-ccm
+  CRYPTO_SM4_ARM64_NEON_BLK  sm4-neon: ecb, cbc, ctr, cts(cbc), xts (200)
 
 so the users that select CRYPTO_SM4_GENERIC and the GCM/CCM drivers that
 select CRYPTO_SM4_ARM64_CE_BLK keep working."""),
     ("crypto: arm64/sm4 - add KUnit tests for the Rust SM4 drivers",
-     """Add sm4_kunit (CRYPTO_SM4_KUNIT_TEST): the standard's vectors, every
-mode and MAC of sm4-ce and sm4-neon against the kernel's templates over
-sm4-generic (lengths 0 to past 4096, in and out of place, scatterlists
-in 1-byte and mixed pieces), bad keys and lengths, and the abstraction's
-guarantees (a registration dropped while in use, requests in hard
-interrupt context). The suites of drivers that are not loaded are
-skipped."""),
+     """Add sm4_kunit (CRYPTO_SM4_KUNIT_TEST). Its reference is upstream's C
+SM4 (the CRYPTO_SM4 library), which the module registers as sm4-oracle
+and cfb-sm4-oracle (priority 0) while it is loaded: the suites compare
+sm4_generic, and every mode and MAC of sm4-ce and sm4-neon, with the
+kernel's templates over it (lengths 0 to past 4096, in and out of place,
+scatterlists in 1-byte and mixed pieces), and check the standard's
+vectors, bad keys and lengths, NEON sections bounded per page (counted
+with a kprobe on kernel_neon_begin()), and the abstraction's guarantees
+(registrations dropped while in use, requests in hard interrupt context,
+sections that would nest in task context and in a softirq). The suites
+of drivers that are not loaded are skipped."""),
+    ("crypto: arm64/sm4 - add cfb(sm4) to the Rust SM4 drivers",
+     """Upstream removed the cfb template and cfb(sm4) in Linux 6.8 for lack of
+in-kernel users; userspace still asks for SM4-CFB through AF_ALG (it is
+the mode of several Chinese national standards). Add it back to the Rust
+drivers behind CRYPTO_SM4_RUST_CFB (default n), so that the rest of the
+series can be taken without it: cfb-sm4-generic (100, so that cfb(sm4)
+stays available without the accelerated drivers), cfb-sm4-neon (200) and
+cfb-sm4-ce (400, with its own SM4E routines). testmgr has no vectors for
+cfb(sm4) any more; the KUnit suites check it against OpenSSL's vectors and
+against CFB over the C SM4 library."""),
 ]
 
 CUR = {}
@@ -504,7 +566,7 @@ def main():
         touched = set()
         # Pristine copies of every file the series changes, as the base commit.
         series = []
-        for fn in (patch1, patch2, patch3):
+        for fn in (patch1, patch2, patch3, patch4):
             files = fn()
             series.append(files)
             for p, t in files.items():
@@ -536,7 +598,7 @@ def main():
             if f.endswith(".patch"):
                 os.remove(os.path.join(OUT, f))
         subprocess.run(git + ["format-patch", "-q", "--no-signature", "--zero-commit",
-                              "-o", OUT, "HEAD~3"], check=True)
+                              "-o", OUT, f"HEAD~{len(SUBJECTS)}"], check=True)
     finally:
         shutil.rmtree(work)
 
