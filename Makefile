@@ -8,6 +8,7 @@
 #                       more fault runs) 120 s each instead of 8
 #   make test-gcc       make KDIR= on a Linux 6.12 kernel built with GCC, and its test-max VM
 #   make check-bootstrap  prove that the scripts need nothing the bootstrap does not install
+#   make mutants        the mutation table: small wrong changes, each caught by a VM test
 #   make bench          llvm-mca models of the assembly loops, ours and upstream's
 #   make patches        the in-tree patch series for each kernel, in patches/<version>/
 #   make KDIR=<dir>     build the modules against your own kernel build directory
@@ -17,7 +18,7 @@ KDIR ?=
 LANE ?= 6.12
 CPU ?= max
 
-.PHONY: all modules run test test-long bench clean kernel check-bootstrap patches test-gcc
+.PHONY: all modules run test test-long bench clean kernel check-bootstrap patches test-gcc mutants
 
 all: modules
 
@@ -52,6 +53,11 @@ check-bootstrap:
 
 bench:
 	LANE=$(LANE) scripts/bench.sh
+
+mutants:
+	scripts/bootstrap.sh
+	scripts/kernel.sh 6.12
+	scripts/mutants.py
 
 patches:
 	scripts/bootstrap.sh

@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""mutants.py (make mutants): the mutation table. Each mutant is one small wrong change to
+the sources; it is applied alone to a scratch copy of the tree, the modules are built from
+that copy against the Linux 6.12 test kernel (as `make KDIR=` builds them), and the
+smallest VM run that should catch it boots (scenario test-mutant: the KUnit suites the
+mutant names, AF_ALG known answers, dm-crypt against the oracle), with testmgr's self-tests
+off (cryptomgr.notests=1), so that neither the host tests nor testmgr's fixed vectors do
+the catching. A mutant is killed when a test of that run fails (the structural
+"kunit.<suite>.ran" checks of the suites the run filtered out do not count). Prints the
+table: mutant, tests that failed, time; exits 1 if a mutant survives or did not build.
+
+Not part of `make test` (each mutant costs a module build and a VM boot).
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LANE = os.environ.get("SM4RS_MUTANT_LANE", "6.12")
+
+# (name, file, the text replaced (exactly once in the file), its replacement, KUnit filter)
+MUTANTS = [
+    ("sbox-byte", "lib/sm4.rs", "0xd6, 0x90, 0xe9, 0xfe,", "0xd7, 0x90, 0xe9, 0xfe,",
+     "sm4_generic.*"),
+    ("ck-constant", "lib/sm4.rs", "0x70777e85", "0x70777e86", "sm4_generic.*"),
+    ("sm4ekey-schedule", "sm4_ce_core.S", "sm4ekey\tv3.4s, v2.4s, v27.4s",
+     "sm4ekey\tv3.4s, v2.4s, v26.4s", "sm4_ce_cipher.*"),
+    ("ctr-carry", "sm4_ce_core.S", "adc\tCTR_HI, CTR_HI, xzr", "add\tCTR_HI, CTR_HI, xzr",
+     "sm4_ce.ctr_*"),
+    ("cts-swap", "lib/modes.rs",
+     "neon(simd, |n| B::cbc_enc(n, &k.enc, &mut io, nblocks, iv))?;\n"
+     "                    io.swap_last::<BLOCK_SIZE>();",
+     "neon(simd, |n| B::cbc_enc(n, &k.enc, &mut io, nblocks, iv))?;", "sm4_ce.cts_*"),
+    ("cts-swap-before-permit", "lib/modes.rs",
+     "                neon(simd, |n| {\n                    io.swap_last::<BLOCK_SIZE>();\n"
+     "                    B::cbc_dec(n, &k.dec, &mut io, nblocks, iv)\n                })?;",
+     "                io.swap_last::<BLOCK_SIZE>();\n"
+     "                neon(simd, |n| B::cbc_dec(n, &k.dec, &mut io, nblocks, iv))?;",
+     "sm4_abstraction.requests_in_hard_irq"),
+    ("xts-doubling-neon", "sm4_neon_glue.rs", "t = (t << 1) ^ ((t >> 127) * 0x87);",
+     "t = (t << 1) ^ ((t >> 127) * 0x86);", "sm4_neon.xts_*"),
+    ("xts-doubling-ce", "sm4_ce_core.S", "mov\tGF_POLY, #0x87", "mov\tGF_POLY, #0x86",
+     "sm4_ce.xts_*"),
+    ("cmac-k2", "lib/mac.rs", "key.padded = double(&key.whole);", "key.padded = key.whole;",
+     "sm4_ce_mac.*"),
+    ("cbcmac-chain", "sm4_ce_core.S",
+     "\trev32\tv0.16b, v0.16b\n\teor\tv0.16b, v0.16b, v16.16b\n\tsm4_rounds1 v0\n"
+     "\ttbl\tv16.16b, {v0.16b}, WREV.16b",
+     "\trev32\tv0.16b, v0.16b\n\torr\tv0.16b, v0.16b, v16.16b\n\tsm4_rounds1 v0\n"
+     "\ttbl\tv16.16b, {v0.16b}, WREV.16b", "sm4_ce_mac.*"),
+    ("neon-sbox-quarter", "sm4_neon_core.S", "tbx\tv13.16b, {v24.16b-v27.16b}, v12.16b",
+     "tbx\tv13.16b, {v28.16b-v31.16b}, v12.16b", "sm4_neon.*"),
+    ("cfb-iv", "sm4_generic.rs",
+     "                if k == sm4::BLOCK_SIZE && enc {\n                    iv.copy_from_slice(&blk[..]);\n                }\n",
+     "", "sm4_generic.cfb*"),
+    ("nesting-softirq-check", "crypto/bindings_helper.h",
+     "in_serving_softirq() &&\n\t    this_cpu_read(sm4rs_softirq_neon))",
+     "in_serving_softirq() &&\n\t    0 && this_cpu_read(sm4rs_softirq_neon))",
+     "sm4_abstraction.nested_sections_refused"),
+    ("nesting-task-check", "crypto/bindings_helper.h",
+     "if (test_thread_flag(TIF_KERNEL_FPSTATE) &&",
+     "if (0 && test_thread_flag(TIF_KERNEL_FPSTATE) &&",
+     "sm4_abstraction.nested_sections_refused"),
+    ("registration-frees", "crypto/alg.rs",
+     "            unsafe { K::unregister(raw.as_ptr()) };\n",
+     "            unsafe { K::unregister(raw.as_ptr()) };\n"
+     "            // SAFETY: (mutant) freed at once, whoever still uses it.\n"
+     "            drop(unsafe { KBox::from_raw(raw.as_ptr().cast::<Opaque<K::Raw>>()) });\n",
+     "sm4_abstraction.registration_dropped_while_in_use"),
+    ("neon-section-unbounded", "crypto/skcipher.rs",
+     "pub const MAX_STEP: usize = bindings::SM4RS_CONST_PAGE_SIZE;",
+     "pub const MAX_STEP: usize = usize::MAX;", "sm4_ce.neon_sections_per_page"),
+]
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, text=True, capture_output=True, **kw)
+
+
+def main():
+    only = set(sys.argv[1:])
+    cache = os.environ.get("SM4RS_CACHE", os.path.expanduser("~/.cache/sm4rs"))
+    scratch_root = tempfile.mkdtemp(prefix="sm4rs-mutants-")
+    rows = []
+    t_all = time.time()
+    # The tree as committed plus the working changes, without build products.
+    files = run(["git", "-C", REPO, "ls-files", "-co", "--exclude-standard"]).stdout.split()
+    try:
+        for name, path, old, new, glob in MUTANTS:
+            if only and name not in only:
+                continue
+            t0 = time.time()
+            tree = os.path.join(scratch_root, name)
+            for f in files:
+                src = os.path.join(REPO, f)
+                if os.path.isfile(src):
+                    os.makedirs(os.path.dirname(os.path.join(tree, f)), exist_ok=True)
+                    shutil.copy2(src, os.path.join(tree, f))
+            target = os.path.join(tree, path)
+            with open(target, encoding="utf-8") as fh:
+                text = fh.read()
+            if text.count(old) != 1:
+                rows.append((name, "NOT APPLIED", f"{path}: the text occurs {text.count(old)} times", 0))
+                continue
+            with open(target, "w", encoding="utf-8") as fh:
+                fh.write(text.replace(old, new))
+            b = run([os.path.join(tree, "scripts/modules.sh"), LANE, "-j2", "modules"])
+            if b.returncode != 0:
+                err = [l for l in (b.stdout + b.stderr).split("\n") if "error" in l][:2]
+                rows.append((name, "NOT BUILT", " ".join(err), time.time() - t0))
+                continue
+            stage = os.path.join(tree, ".stage")
+            os.makedirs(stage)
+            for ko, as_name in (("sm4-generic.ko", "sm4-generic.ko"), ("sm4-ce.ko", "sm4-ce.ko"),
+                                ("sm4-neon.ko", "sm4-neon.ko"), ("sm4_kunit.ko", "sm4_kunit.ko")):
+                shutil.copy(os.path.join(tree, ko), os.path.join(stage, as_name))
+            env = dict(os.environ, SM4RS_STAGE=stage, SM4RS_SMP="2", SM4RS_VM_TIMEOUT="900",
+                       SM4RS_APPEND=f"cryptomgr.notests=1 kunit.filter_glob={glob}",
+                       SM4RS_COUNTS="/dev/null")
+            v = run([os.path.join(REPO, "scripts/vm.sh"), LANE, "test-mutant", "max"], env=env)
+            failed = [l.split("] ", 1)[1] for l in v.stdout.split("\n")
+                      if l.startswith("FAIL ") and "] " in l]
+            killers = [f for f in failed if not re.match(r"kunit\.\S+\.ran\b", f)]
+            ran = [l for l in v.stdout.split("\n") if l.startswith(("PASS ", "FAIL "))]
+            verdict = "killed" if killers else "SURVIVED"
+            rows.append((name, verdict, "; ".join(killers[:4]) or f"{len(ran)} results, none failed",
+                         time.time() - t0))
+            print(f"{name}: {verdict} ({int(time.time() - t0)} s)", file=sys.stderr, flush=True)
+            shutil.rmtree(tree, ignore_errors=True)
+    finally:
+        shutil.rmtree(scratch_root, ignore_errors=True)
+    print(f"{'mutant':<24} {'verdict':<10} {'s':>4}  tests that failed")
+    for name, verdict, what, secs in rows:
+        print(f"{name:<24} {verdict:<10} {int(secs):>4}  {what}")
+    bad = [r for r in rows if r[1] != "killed"]
+    print(f"{len(rows) - len(bad)} of {len(rows)} mutants killed in {int(time.time() - t_all)} s")
+    sys.exit(1 if bad or not rows else 0)
+
+
+main()
