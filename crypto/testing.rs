@@ -56,6 +56,14 @@ impl CipherTfm {
         to_result(unsafe { setkey(self.tfm, key.as_ptr(), len) })
     }
 
+    /// Calls the driver's `cia_setkey` with a NULL key of length 0 (what a C caller may
+    /// pass): it must refuse the key without making anything of the pointer.
+    pub fn set_null_key(&mut self) -> Result {
+        let setkey = self.alg().cia_setkey.ok_or(EINVAL)?;
+        // SAFETY: the transform is live and exclusively ours; the length is 0.
+        to_result(unsafe { setkey(self.tfm, ptr::null(), 0) })
+    }
+
     /// Encrypts `block` in place; `block` must be exactly one cipher block.
     pub fn encrypt(&self, block: &mut [u8]) -> Result {
         self.crypt(block, self.alg().cia_encrypt)
@@ -413,6 +421,13 @@ impl ShashTfm {
         let len = c_uint::try_from(key.len()).map_err(|_| EINVAL)?;
         // SAFETY: the transform is live and exclusively ours; `key` is `len` bytes.
         to_result(unsafe { bindings::crypto_shash_setkey(self.tfm, key.as_ptr(), len) })
+    }
+
+    /// Sets a NULL key of length 0 (`crypto_shash_setkey()` hands it to the driver as it
+    /// is): it must be refused without anything made of the pointer.
+    pub fn set_null_key(&mut self) -> Result {
+        // SAFETY: the transform is live and exclusively ours; the length is 0.
+        to_result(unsafe { bindings::crypto_shash_setkey(self.tfm, ptr::null(), 0) })
     }
 
     /// A zeroed descriptor for the transform, in 8-byte words.

@@ -73,6 +73,9 @@ MUTANTS = [
      "            // SAFETY: (mutant) freed at once, whoever still uses it.\n"
      "            drop(unsafe { KBox::from_raw(raw.as_ptr().cast::<Opaque<K::Raw>>()) });\n",
      "sm4_abstraction.registration_dropped_while_in_use"),
+    ("null-key-slice", "crypto/cipher.rs", "let key = unsafe { byte_slice(key, len) };",
+     "let key = unsafe { core::slice::from_raw_parts(key, len as usize) };",
+     "sm4_abstraction.null_key_refused"),
     ("neon-section-unbounded", "crypto/skcipher.rs",
      "pub const MAX_STEP: usize = bindings::SM4RS_CONST_PAGE_SIZE;",
      "pub const MAX_STEP: usize = usize::MAX;", "sm4_ce.neon_sections_per_page"),

@@ -251,6 +251,35 @@ fn registration_dropped_while_in_use() -> TestResult {
     Ok(())
 }
 
+/// A NULL key of length 0, which C callers may pass to a cipher's or a hash's `setkey` (the
+/// API checks no length for them), is refused with `EINVAL` and never made into a slice
+/// (which Rust's debug assertions would stop as undefined behaviour).
+fn null_key_refused() -> TestResult {
+    const EINVAL: i32 = -22;
+    let module = crate::crypto::kunit::this_module!();
+    let _c = check_ok!(cipher::Registration::new(
+        module,
+        [cipher::alg::<TestCipher>()]
+    ));
+    let _h = check_ok!(shash::Registration::new(module, [shash::alg::<TestMac>()]));
+    for name in [c"sm4rs-test-cipher", c"sm4-generic", c"sm4-ce"] {
+        if let Ok(mut t) = CipherTfm::new(name) {
+            check_eq!(t.set_null_key().map_err(|e| e.to_errno()), Err(EINVAL));
+        }
+    }
+    for name in [
+        c"sm4rs-test-mac-oracle",
+        c"cmac-sm4-ce",
+        c"xcbc-sm4-ce",
+        c"cbcmac-sm4-ce",
+    ] {
+        if let Ok(mut t) = ShashTfm::new(name) {
+            check_eq!(t.set_null_key().map_err(|e| e.to_errno()), Err(EINVAL));
+        }
+    }
+    Ok(())
+}
+
 /// An `irq_work` that runs a closure in hard interrupt context.
 #[repr(C)]
 struct HardIrq<F> {
@@ -666,6 +695,7 @@ suite!(
     c"sm4_abstraction",
     [
         registration_dropped_while_in_use,
+        null_key_refused,
         requests_in_hard_irq,
         nested_sections_refused
     ]
