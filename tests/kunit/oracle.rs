@@ -15,8 +15,8 @@
 //! `cfb-sm4-oracle` (priority 0): CFB-128 written for this test over the C block function,
 //! checked against OpenSSL's vectors by the suites.
 
+use crate::crypto::bindings;
 use crate::crypto::{
-    bindings,
     cipher::{self, Cipher},
     simd::Simd,
     skcipher::{self, Key, Request, Skcipher},
