@@ -14,8 +14,10 @@
 //! algorithm is unregistered unused, and when the last transform is freed if it is
 //! unregistered while in use (safe code can drop a registration at any time). Kernels that
 //! keep the registration's own reference of an algorithm unregistered in use (Linux 6.12,
-//! which warns then) never call it: the description is leaked, never freed under its users.
-//! No kernel version needs to be known for this.
+//! which warns then) never call it: the description is leaked, never freed under its users
+//! (and kmemleak will report it: the leak is real, and safe). No kernel version needs to be
+//! known for this. A registration of several descriptions that fails part way leaks those it
+//! had registered (see [`Registration::new`]).
 
 use super::{bindings, wipe};
 use core::{
@@ -121,8 +123,19 @@ impl<K: Kind, const N: usize> Registration<K, N> {
                 Err(e) => {
                     for slot in done[..i].iter().rev() {
                         // SAFETY: the first `i` slots were written with registered
-                        // descriptions (above), unregistered once, here.
-                        unsafe { K::unregister(slot.assume_init().as_ptr()) };
+                        // descriptions (above).
+                        let raw = unsafe { slot.assume_init() }.as_ptr();
+                        // Registration usually fails in a module's init, after which the
+                        // module is freed at once, without waiting for references the crypto
+                        // API may still hold (a self-test in flight): a `cra_destroy` in it
+                        // could then run after it is gone. So these descriptions are left to
+                        // leak, which only this path does.
+                        // SAFETY: `raw` is registered and ours; the crypto API reads
+                        // `cra_destroy` only when it drops its last reference, which cannot
+                        // happen before the unregistration below.
+                        unsafe { (*base::<K>(raw)).cra_destroy = None };
+                        // SAFETY: registered above, unregistered once, here.
+                        unsafe { K::unregister(raw) };
                     }
                     return Err(e);
                 }
@@ -137,27 +150,33 @@ impl<K: Kind, const N: usize> Registration<K, N> {
         })
     }
 
-    /// Allocates `raw` with `cra_module` and `cra_destroy` set, and registers it.
+    /// Allocates `raw` with `cra_module` set, registers it, and then sets its `cra_destroy`.
     fn register_one(module: &'static ThisModule, raw: K::Raw) -> Result<NonNull<K::Raw>> {
         let b = KBox::new(Opaque::new(raw), GFP_KERNEL)?;
         let p = KBox::into_raw(b);
         // `Opaque<T>` is `repr(transparent)` over `T`.
         let raw = p.cast::<K::Raw>();
         let alg = base::<K>(raw);
-        // SAFETY: `alg` is the description's `crypto_alg`, not yet shared.
+        // SAFETY: `alg` is the description's `crypto_alg`, not yet shared. `cra_destroy`
+        // stays unset until the registration succeeded: a failed registration may drop the
+        // reference it took (Linux 7.3 does), which would call it, and the description is
+        // then freed here.
         unsafe {
             (*alg).cra_module = module.as_ptr().cast();
-            (*alg).cra_destroy = Some(destroy::<K>);
+            (*alg).cra_destroy = None;
         }
         // SAFETY: `raw` is valid and stays put until its `cra_destroy` (it is never moved or
         // freed otherwise once registered).
         let r = to_result(unsafe { K::register(raw) });
         if let Err(e) = r {
-            // Not registered: the crypto API holds no reference and calls no `cra_destroy`.
+            // Not registered: the crypto API holds no reference any more.
             // SAFETY: `p` came from `KBox::into_raw` above and is not used elsewhere.
             drop(unsafe { KBox::from_raw(p) });
             return Err(e);
         }
+        // SAFETY: registered, and ours: the crypto API reads `cra_destroy` only when it drops
+        // its last reference, which cannot happen before it is unregistered (`Drop`).
+        unsafe { (*alg).cra_destroy = Some(destroy::<K>) };
         // `KBox::into_raw` never gives NULL.
         NonNull::new(raw).ok_or(kernel::error::code::ENOMEM)
     }

@@ -158,6 +158,12 @@ static inline void *sm4rs_current_task(void)
 	return current;
 }
 
+/* Whether this runs in task context, not in an interrupt or softirq (for tests). */
+static inline bool sm4rs_in_task(void)
+{
+	return in_task();
+}
+
 /* Whether this runs in a softirq being served (for tests). */
 static inline bool sm4rs_in_serving_softirq(void)
 {

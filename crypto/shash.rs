@@ -234,8 +234,10 @@ impl<T: Shash> Adapter<T> {
 /// The data of an update: `len` bytes in the caller's buffer.
 ///
 /// Not a slice: the buffer may be memory that other threads write meanwhile (AF_ALG hashes
-/// user pages), which a `&[u8]` would promise it is not. It is read by copying
-/// ([`Input::read`]) or by assembly ([`Input::as_ptr`]).
+/// user pages), and a `&[u8]` would let the compiler assume it does not change while it
+/// lives. It is only read by copying bytes out at one point ([`Input::read`], as C's
+/// `memcpy()` would) or by assembly ([`Input::as_ptr`]); what a concurrent writer makes of
+/// the result is the caller's business, as with the C drivers.
 ///
 /// # Invariants
 ///
@@ -262,12 +264,17 @@ impl<'a> Input<'a> {
         self.ptr
     }
 
-    /// Splits into the first `n` bytes (at most [`Input::len`]) and the rest.
-    pub fn split_at(self, n: usize) -> (Input<'a>, Input<'a>) {
+    /// Splits into the first `n` bytes (at most [`Input::len`]) and the rest (views of the
+    /// same data: it is only ever read).
+    pub fn split_at(&self, n: usize) -> (Input<'a>, Input<'a>) {
         let n = n.min(self.len);
         // INVARIANT: both parts lie in the original range.
         (
-            Input { len: n, ..self },
+            Input {
+                ptr: self.ptr,
+                len: n,
+                _p: PhantomData,
+            },
             Input {
                 // `n <= len`: in bounds, or `ptr` itself if `n` is 0.
                 ptr: self.ptr.wrapping_add(n),

@@ -13,7 +13,7 @@
 use crate::crypto::{
     shash::{Input, PlainState, Shash},
     simd::{Neon, Simd},
-    skcipher::InOut,
+    skcipher::{InOut, MAX_STEP},
     Secret,
 };
 use crate::modes::Backend;
@@ -135,11 +135,20 @@ fn update<B: MacBackend>(key: &MacKey, st: &mut MacState, data: Input<'_>, simd:
     let bulk_len = data.len() - open;
     let (bulk, tail) = data.split_at(bulk_len);
     let rk = &key.key.enc;
+    // A NEON section per page of data at most, as the skcipher walks give.
+    let (first, mut rest) = bulk.split_at(MAX_STEP);
     let done = simd.neon(|neon| {
         B::ecb(neon, rk, &mut InOut::in_place(&mut st.mac), 1);
-        B::cbcmac(neon, rk, &mut st.mac, &bulk);
+        B::cbcmac(neon, rk, &mut st.mac, &first);
     });
-    if done.is_none() {
+    if done.is_some() {
+        while !rest.is_empty() {
+            let (part, r) = rest.split_at(MAX_STEP);
+            rest = r;
+            // (The context cannot change within the callback: this section is granted too.)
+            simd.neon(|neon| B::cbcmac(neon, rk, &mut st.mac, &part));
+        }
+    } else {
         rk.crypt_block(&mut st.mac);
         let mut off = 0;
         while off < bulk.len() {

@@ -167,7 +167,10 @@ fn walk_blocks<B: Backend>(
         let (io, iv, simd) = step.data();
         let (mut whole, mut rest) = io.split_at(nblocks * BLOCK_SIZE);
         if tail == Tail::None || !last || rest.is_empty() {
-            neon(simd, |neon| f(neon, &mut whole, nblocks, iv))?;
+            // (A step of less than a block is left whole: no section for it.)
+            if nblocks > 0 {
+                neon(simd, |neon| f(neon, &mut whole, nblocks, iv))?;
+            }
             return Ok(rest.len());
         }
         let mut buf = Secret::<BLOCK_SIZE>::zeroed();
@@ -212,7 +215,9 @@ fn walk_stealing<S>(
             let nblocks = step.len() / BLOCK_SIZE;
             let (io, iv, simd) = step.data();
             let (mut whole, rest) = io.split_at(nblocks * BLOCK_SIZE);
-            neon(simd, |neon| bulk(neon, st, &mut whole, nblocks, iv))?;
+            if nblocks > 0 {
+                neon(simd, |neon| bulk(neon, st, &mut whole, nblocks, iv))?;
+            }
             Ok(rest.len())
         })?;
     }
@@ -315,7 +320,9 @@ impl<B: Backend> Ecb<B> {
             let nblocks = step.len() / BLOCK_SIZE;
             let (io, _, simd) = step.data();
             let (mut whole, rest) = io.split_at(nblocks * BLOCK_SIZE);
-            neon(simd, |neon| B::ecb(neon, rk, &mut whole, nblocks))?;
+            if nblocks > 0 {
+                neon(simd, |neon| B::ecb(neon, rk, &mut whole, nblocks))?;
+            }
             Ok(rest.len())
         })
     }
@@ -583,7 +590,9 @@ impl<B: Backend> Xts<B> {
                 let nblocks = step.len() / BLOCK_SIZE;
                 let (io, iv, simd) = step.data();
                 let (mut whole, rest) = io.split_at(nblocks * BLOCK_SIZE);
-                neon(simd, |n| st.xts::<B>(n, rk, &mut whole, nblocks, iv))?;
+                if nblocks > 0 {
+                    neon(simd, |n| st.xts::<B>(n, rk, &mut whole, nblocks, iv))?;
+                }
                 Ok(rest.len())
             });
         }
