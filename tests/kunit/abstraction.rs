@@ -375,7 +375,8 @@ fn requests_in_hard_irq() -> TestResult {
     check!(ecb.set_key(&key[..16]).is_ok());
     let mut cts = check_ok!(SkcipherTfm::new(c"cts(cbc(sm4))"));
     check!(cts.set_key(&key[..16]).is_ok());
-    let data = [0x5au8; 64];
+    // (Distinct blocks: a swap of two blocks shows.)
+    let data: [u8; 64] = core::array::from_fn(|i| i as u8);
     let mut bufs: [KVec<u8>; 4] = [KVec::new(), KVec::new(), KVec::new(), KVec::new()];
     for b in bufs.iter_mut() {
         *b = check_ok!(KVec::from_elem(0u8, data.len(), GFP_KERNEL));
@@ -653,7 +654,9 @@ fn nested_sections_refused() -> TestResult {
         }
         let mut datas: KVec<KVec<u8>> = KVec::new();
         for _ in tfms.iter() {
-            let d = check_ok!(KVec::from_elem(0x77u8, 48, GFP_KERNEL));
+            // (Distinct blocks: a swap of two blocks shows.)
+            let mut d = check_ok!(KVec::from_elem(0u8, 48, GFP_KERNEL));
+            d.iter_mut().enumerate().for_each(|(i, b)| *b = i as u8);
             check!(datas.push(d, GFP_KERNEL).is_ok());
         }
         let mut results: KVec<i32> = check_ok!(KVec::from_elem(1, tfms.len(), GFP_KERNEL));
@@ -706,7 +709,7 @@ fn nested_sections_refused() -> TestResult {
             check_eq!(block, vectors::STD_CT);
         }
         for ((t, d), r) in tfms.iter().zip(datas.iter()).zip(results.iter()) {
-            if *r != EDEADLK || d.iter().any(|&b| b != 0x77) {
+            if *r != EDEADLK || d.iter().enumerate().any(|(i, &b)| b != i as u8) {
                 kernel::pr_err!(
                     "    # {:?} inside a section (softirq: {}): {}\n",
                     t.driver_name(),
