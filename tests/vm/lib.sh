@@ -70,11 +70,14 @@ reload_ours() {
 }
 
 # Prints the /proc/crypto field $2 of the entry whose driver is $1.
+# (An entry's fields come in any order, "name" before "driver": the entry is read whole.)
 crypto_field() {
 	awk -v drv="$1" -v key="$2" '
-		/^name/ { name = $3; d = "" }
-		/^driver/ { d = $3 }
-		d == drv && $1 == key { print $3; exit }' /proc/crypto
+		/^name/ { d = ""; v = "" }
+		$1 == "driver" { d = $3 }
+		$1 == key { v = $3 }
+		/^$/ { if (d == drv && !done) { print v; done = 1 } }
+		END { if (d == drv && !done) print v }' /proc/crypto
 }
 
 # Prints the driver that serves algorithm name $1: the highest-priority tested entry.
@@ -103,6 +106,20 @@ check_selftest() {
 	"") fail "selftest.$1" "not registered" ;;
 	*) fail "selftest.$1" "selftest: $st" ;;
 	esac
+}
+
+# check_no_selftest DRIVER: testmgr has no test for DRIVER (it said "No test for"), and
+# check_selftest does not count that as a PASS; the KUnit suites test it instead.
+check_no_selftest() {
+	local alg
+	alg=$(crypto_field "$1" name)
+	if ! klog_all | grep -qF "alg: No test for $alg ($1)"; then
+		fail "selftest.none.$1" "testmgr did not report 'No test for $alg ($1)'"
+	elif check_selftest "$1" | grep -q "RESULT PASS"; then
+		fail "selftest.none.$1" "check_selftest passed a driver that testmgr has no test for"
+	else
+		pass "selftest.none.$1"
+	fi
 }
 
 # Passes if algorithm $2 is served by driver $3 (a shell pattern); the result is named $1.
