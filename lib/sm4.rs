@@ -20,8 +20,15 @@ pub const ROUNDS: usize = 32;
 /// One SM4 block.
 pub type Block = [u8; BLOCK_SIZE];
 
-/// The S-box, GB/T 32907-2016 section 6.2 (table 1).
-pub static SBOX: [u8; 256] = [
+/// A 256-byte table on its own cache lines (`align(64)`: arm64's `L1_CACHE_BYTES`), so that
+/// it spans exactly four lines and [`touch_sbox`] can bring all of them in.
+#[repr(C, align(64))]
+pub struct Sbox(pub [u8; 256]);
+
+/// The S-box, GB/T 32907-2016 section 6.2 (table 1). The only table indexed by secret data
+/// in this file (the scalar block function and key schedule look it up; the NEON and SM4E
+/// cores hold it in registers or do not use it).
+pub static SBOX: Sbox = Sbox([
     0xd6, 0x90, 0xe9, 0xfe, 0xcc, 0xe1, 0x3d, 0xb7, 0x16, 0xb6, 0x14, 0xc2, 0x28, 0xfb, 0x2c, 0x05,
     0x2b, 0x67, 0x9a, 0x76, 0x2a, 0xbe, 0x04, 0xc3, 0xaa, 0x44, 0x13, 0x26, 0x49, 0x86, 0x06, 0x99,
     0x9c, 0x42, 0x50, 0xf4, 0x91, 0xef, 0x98, 0x7a, 0x33, 0x54, 0x0b, 0x43, 0xed, 0xcf, 0xac, 0x62,
@@ -38,7 +45,35 @@ pub static SBOX: [u8; 256] = [
     0x0a, 0xc1, 0x31, 0x88, 0xa5, 0xcd, 0x7b, 0xbd, 0x2d, 0x74, 0xd0, 0x12, 0xb8, 0xe5, 0xb4, 0xb0,
     0x89, 0x69, 0x97, 0x4a, 0x0c, 0x96, 0x77, 0x7e, 0x65, 0xb9, 0xf1, 0x09, 0xc5, 0x6e, 0xc6, 0x84,
     0x18, 0xf0, 0x7d, 0xec, 0x3a, 0xdc, 0x4d, 0x20, 0x79, 0xee, 0x5f, 0x3e, 0xd7, 0xcb, 0x39, 0x48,
-];
+]);
+
+impl Sbox {
+    /// The table's first byte, for assembly routines that load it whole.
+    pub fn as_ptr(&self) -> *const u8 {
+        self.0.as_ptr()
+    }
+}
+
+/// The stride at which [`touch_sbox`] reads: the smallest data cache line of the arm64 CPUs
+/// (64 bytes; a CPU with larger lines is covered as well).
+const LINE: usize = 64;
+
+/// Reads one byte of every cache line of [`SBOX`], so that the lookups that follow find
+/// all of it in the cache whatever their indices: a block's or key's timing then does not
+/// depend on which lines its secret indices select (as the kernel's AES library does for its
+/// tables). Called before every block and every key schedule.
+#[inline(always)]
+fn touch_sbox() {
+    let mut acc = 0u8;
+    let mut i = 0;
+    while i < SBOX.0.len() {
+        // SAFETY: `i < 256`: an in-bounds, aligned read of a `u8` of a static. Volatile so
+        // that the compiler keeps the read although its value is not used for the result.
+        acc |= unsafe { core::ptr::read_volatile(&SBOX.0[i]) };
+        i += LINE;
+    }
+    core::hint::black_box(acc);
+}
 
 /// System parameter FK, GB/T 32907-2016 section 7.3.
 pub static FK: [u32; 4] = [0xa3b1bac6, 0x56aa3350, 0x677d9197, 0xb27022dc];
@@ -56,36 +91,19 @@ pub static CK: [u32; ROUNDS] = [
 fn tau(a: u32) -> u32 {
     let b = a.to_be_bytes();
     u32::from_be_bytes([
-        SBOX[b[0] as usize],
-        SBOX[b[1] as usize],
-        SBOX[b[2] as usize],
-        SBOX[b[3] as usize],
+        SBOX.0[b[0] as usize],
+        SBOX.0[b[1] as usize],
+        SBOX.0[b[2] as usize],
+        SBOX.0[b[3] as usize],
     ])
 }
 
-/// `L(tau(.))` of a word whose only non-zero byte is the most significant one: `T0[b]` is
-/// `L(S(b) << 24)`. L commutes with rotations, so the round function's mixer is four
-/// lookups in this one table, rotated (see [`t_round`]). Built at compile time from
-/// [`SBOX`].
-static T0: [u32; 256] = {
-    let mut t = [0u32; 256];
-    let mut i = 0;
-    while i < 256 {
-        let b = (SBOX[i] as u32) << 24;
-        t[i] = b ^ b.rotate_left(2) ^ b.rotate_left(10) ^ b.rotate_left(18) ^ b.rotate_left(24);
-        i += 1;
-    }
-    t
-};
-
-/// The round function's mixer `T = L(tau(.))`, as four lookups in [`T0`]: byte `j` (from
-/// the most significant) contributes `T0[b]` rotated right by `8j`.
+/// The round function's mixer `T = L(tau(.))`, GB/T 32907-2016 section 6.2:
+/// `L(B) = B ^ (B <<< 2) ^ (B <<< 10) ^ (B <<< 18) ^ (B <<< 24)`.
 #[inline(always)]
 fn t_round(a: u32) -> u32 {
-    T0[(a >> 24) as usize]
-        ^ T0[((a >> 16) & 0xff) as usize].rotate_right(8)
-        ^ T0[((a >> 8) & 0xff) as usize].rotate_right(16)
-        ^ T0[(a & 0xff) as usize].rotate_right(24)
+    let b = tau(a);
+    b ^ b.rotate_left(2) ^ b.rotate_left(10) ^ b.rotate_left(18) ^ b.rotate_left(24)
 }
 
 /// The key schedule's mixer `T' = L'(tau(.))`.
@@ -131,6 +149,7 @@ impl RoundKeys {
 
     /// Expands a 128-bit key into these encryption round keys, in place.
     pub fn expand_into(&mut self, key: &[u8; KEY_SIZE]) {
+        touch_sbox();
         let mut k = [0u32; 4];
         for (i, w) in k.iter_mut().enumerate() {
             *w = u32::from_be_bytes([key[4 * i], key[4 * i + 1], key[4 * i + 2], key[4 * i + 3]])
@@ -169,6 +188,7 @@ impl RoundKeys {
     /// Runs the 32 rounds over one block in place (encrypts with an encryption schedule,
     /// decrypts with a reversed one).
     pub fn crypt_block(&self, block: &mut Block) {
+        touch_sbox();
         let v = u128::from_be_bytes(*block);
         let (mut x0, mut x1, mut x2, mut x3) = (
             (v >> 96) as u32,
