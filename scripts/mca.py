@@ -119,8 +119,11 @@ def main():
         row, side, path, label, blocks, *cpu = line.split()
         if path not in expanded:
             expanded[path] = expand(llvm_bin, path)
-        cpb = model(llvm_bin, expanded[path], label, float(Fraction(blocks)),
-                    cpu[0] if cpu else "neoverse-n2")
+        try:
+            cpb = model(llvm_bin, expanded[path], label, float(Fraction(blocks)),
+                        cpu[0] if cpu else "neoverse-n2")
+        except StopIteration:
+            raise SystemExit(f"mca.py: no loop {label} in {path} (row {row} {side})")
         print(f"{row} {side} {cpb:.2f}")
 
 
