@@ -20,10 +20,13 @@
  * v16-v31 the S-box.
  */
 
+#include <linux/export.h>
 #include <linux/linkage.h>
 #include <asm/assembler.h>
 
 #include "lib/sm4-asm.h"
+
+	.arch	armv8-a+crypto
 
 	RK	.req	x0	/* const u32 rk[32] */
 	DST	.req	x1	/* u8 *dst */
@@ -38,15 +41,47 @@
 	C64	.req	v9
 	ROL8	.req	v10
 	ROL24	.req	v11
+	C128	.req	v4	/* serial paths only: 128 and 192 in every byte */
+	C192	.req	v5
+
+	/* The AESE variant's constants, in place of the S-box (see sbox_aese). */
+	M0F	.req	v9	/* 0x0f in every byte */
+	AIN_LO	.req	v16	/* the map into AES's field: low nibble, with the constant */
+	AIN_HI	.req	v17	/* high nibble */
+	AOUT_LO	.req	v18	/* the map back: low nibble, with the constant */
+	AOUT_HI	.req	v19	/* high nibble */
+	PR0	.req	v22	/* AES's ShiftRows undone */
+	PR8	.req	v23	/* ... then each word rotated left by 8 bits */
+	PR16	.req	v24	/* ... by 16 */
+	PR24	.req	v25	/* ... by 24 */
 
 	/*
-	 * One round on four blocks: \x0 ^= L(S(\x1 ^ \x2 ^ \x3 ^ rk)).
-	 * v12: the S-box input, v13: its output B, v14/v15: lookups and the parts of L(B).
+	 * \x0 ^= L(\b) = \b ^ rol(\b, 24) ^ rol(\b ^ rol(\b, 8) ^ rol(\b, 16), 2) on each
+	 * 32-bit lane; \b is kept, \t0 and \t1 are scratch.
 	 */
-	.macro	round4blk, x0, x1, x2, x3
-	eor	v12.16b, \x1\().16b, \x2\().16b
-	eor	v12.16b, v12.16b, \x3\().16b
-	eor	v12.16b, v12.16b, ROUNDKEY.16b
+	.macro	xor_l, x0, b, t0, t1
+	rev32	\t1\().8h, \b\().8h			/* rol(B, 16) */
+	tbl	\t0\().16b, {\b\().16b}, ROL8.16b
+	eor	\t1\().16b, \t1\().16b, \b\().16b
+	eor	\t0\().16b, \t0\().16b, \t1\().16b		/* B ^ rol(B, 8) ^ rol(B, 16) */
+	shl	\t1\().4s, \t0\().4s, #2
+	sri	\t1\().4s, \t0\().4s, #30			/* rotated left by 2 */
+	tbl	\t0\().16b, {\b\().16b}, ROL24.16b
+	eor	\x0\().16b, \x0\().16b, \b\().16b
+	eor	\x0\().16b, \x0\().16b, \t0\().16b		/* ^ B ^ rol(B, 24) */
+	eor	\x0\().16b, \x0\().16b, \t1\().16b
+	.endm
+
+	/*
+	 * The S-box on each byte of v12 into v13 for the batches, in one of three ways (the
+	 * fastest depends on the CPU; the glue picks one at load): v12, v14 and v15 are
+	 * clobbered.
+	 *
+	 * tbx: the S-box in v16-v31, `tbl` on its first quarter then `tbx` on the others, the
+	 * index 64 less each time (an index out of a quarter leaves the byte alone): the
+	 * fewest instructions, a serial chain. C64: 64 in every byte.
+	 */
+	.macro	sbox_tbx
 	tbl	v13.16b, {v16.16b-v19.16b}, v12.16b	/* S-box entries 0-63 */
 	sub	v12.16b, v12.16b, C64.16b
 	tbx	v13.16b, {v20.16b-v23.16b}, v12.16b	/* 64-127 */
@@ -54,45 +89,153 @@
 	tbx	v13.16b, {v24.16b-v27.16b}, v12.16b	/* 128-191 */
 	sub	v12.16b, v12.16b, C64.16b
 	tbx	v13.16b, {v28.16b-v31.16b}, v12.16b	/* 192-255 */
-	tbl	v14.16b, {v13.16b}, ROL8.16b
-	rev32	v15.8h, v13.8h				/* rol(B, 16) */
-	eor	v14.16b, v14.16b, v15.16b
-	eor	v14.16b, v14.16b, v13.16b		/* B ^ rol(B, 8) ^ rol(B, 16) */
-	shl	v15.4s, v14.4s, #2
-	sri	v15.4s, v14.4s, #30			/* rotated left by 2 */
-	tbl	v14.16b, {v13.16b}, ROL24.16b
-	eor	v14.16b, v14.16b, v13.16b		/* B ^ rol(B, 24) */
-	eor	\x0\().16b, \x0\().16b, v15.16b
-	eor	\x0\().16b, \x0\().16b, v14.16b
+	.endm
+
+	/*
+	 * tbl: the same table, four independent `tbl` (an index out of a quarter gives 0)
+	 * ORed together: three instructions more, no chain between the lookups.
+	 */
+	.macro	sbox_tbl
+	tbl	v13.16b, {v16.16b-v19.16b}, v12.16b	/* S-box entries 0-63 */
+	sub	v12.16b, v12.16b, C64.16b
+	tbl	v14.16b, {v20.16b-v23.16b}, v12.16b	/* 64-127 */
+	sub	v12.16b, v12.16b, C64.16b
+	tbl	v15.16b, {v24.16b-v27.16b}, v12.16b	/* 128-191 */
+	sub	v12.16b, v12.16b, C64.16b
+	orr	v13.16b, v13.16b, v14.16b
+	tbl	v14.16b, {v28.16b-v31.16b}, v12.16b	/* 192-255 */
+	orr	v15.16b, v15.16b, v14.16b
+	orr	v13.16b, v13.16b, v15.16b
+	.endm
+
+	/*
+	 * aese: SM4's S-box is an inversion in GF(2^8) between two affine maps, as AES's is,
+	 * in another representation of the field; so S(x) = Aout(SubBytes(Ain(x))), with
+	 * Ain and Aout affine over GF(2) (scripts/sm4_aese_tables.py derives them, as
+	 * tables of the low and the high nibble). SubBytes is AESE, which XORs its two
+	 * operands first (the two halves of Ain) and also does ShiftRows, a permutation of
+	 * the 16 bytes that xor_l_perm undoes.
+	 */
+	.macro	sbox_aese
+	and	v14.16b, v12.16b, M0F.16b
+	ushr	v15.16b, v12.16b, #4
+	tbl	v14.16b, {AIN_LO.16b}, v14.16b
+	tbl	v15.16b, {AIN_HI.16b}, v15.16b
+	aese	v14.16b, v15.16b			/* SubBytes(ShiftRows(Ain(x))) */
+	and	v12.16b, v14.16b, M0F.16b
+	ushr	v15.16b, v14.16b, #4
+	tbl	v14.16b, {AOUT_LO.16b}, v12.16b
+	tbl	v15.16b, {AOUT_HI.16b}, v15.16b
+	eor	v13.16b, v14.16b, v15.16b		/* Aout(), in ShiftRows' order */
+	.endm
+
+	/*
+	 * xor_l for the output of sbox_aese, whose bytes are in ShiftRows' order: \x0 ^= L(B)
+	 * where \b is ShiftRows(B). The `tbl` that put the bytes back in place are also the
+	 * byte rotations (PR0, PR8, PR16, PR24: ShiftRows undone, then rotated left by 0, 8, 16,
+	 * 24 bits), so the permutation costs no instruction and waits on no other.
+	 */
+	.macro	xor_l_perm, x0, b, t0, t1
+	tbl	\t0\().16b, {\b\().16b}, PR8.16b		/* rol(B, 8) */
+	tbl	\t1\().16b, {\b\().16b}, PR16.16b		/* rol(B, 16) */
+	eor	\t1\().16b, \t1\().16b, \t0\().16b
+	tbl	\t0\().16b, {\b\().16b}, PR0.16b		/* B */
+	eor	\t1\().16b, \t1\().16b, \t0\().16b		/* B ^ rol(B, 8) ^ rol(B, 16) */
+	eor	\x0\().16b, \x0\().16b, \t0\().16b
+	tbl	\t0\().16b, {\b\().16b}, PR24.16b		/* rol(B, 24) */
+	eor	\x0\().16b, \x0\().16b, \t0\().16b
+	shl	\t0\().4s, \t1\().4s, #2
+	sri	\t0\().4s, \t1\().4s, #30			/* rotated left by 2 */
+	eor	\x0\().16b, \x0\().16b, \t0\().16b
+	.endm
+
+	/*
+	 * One round on four blocks: \x0 ^= L(S(\x1 ^ \x2 ^ \x3 ^ rk)), the S-box done the
+	 * \v way. v12: the S-box input, v13: its output B, v14/v15: the parts of L(B).
+	 */
+	.macro	round4blk, v, x0, x1, x2, x3
+	eor	v12.16b, \x1\().16b, \x2\().16b
+	eor	v12.16b, v12.16b, ROUNDKEY.16b
+	eor	v12.16b, v12.16b, \x3\().16b		/* \x3: the last round's result */
+	sbox_\v
+	.ifc	\v, aese
+	xor_l_perm \x0, v13, v14, v15
+	.else
+	xor_l	\x0, v13, v14, v15
+	.endif
+	.endm
+
+	/*
+	 * The S-box on each byte of v12 into v13, for the serial paths, where each block
+	 * waits for the one before: four independent `tbl` (an index outside a quarter's 64
+	 * bytes gives 0) ORed together, a shorter chain than `tbl` then three `tbx`.
+	 * C64/C128/C192 hold 64/128/192 in each byte; v12-v15 are clobbered.
+	 */
+	.macro	sbox_par
+	sub	v13.16b, v12.16b, C64.16b
+	sub	v14.16b, v12.16b, C128.16b
+	sub	v15.16b, v12.16b, C192.16b
+	tbl	v12.16b, {v16.16b-v19.16b}, v12.16b
+	tbl	v13.16b, {v20.16b-v23.16b}, v13.16b
+	tbl	v14.16b, {v24.16b-v27.16b}, v14.16b
+	tbl	v15.16b, {v28.16b-v31.16b}, v15.16b
+	orr	v12.16b, v12.16b, v13.16b
+	orr	v14.16b, v14.16b, v15.16b
+	orr	v13.16b, v12.16b, v14.16b
+	.endm
+
+	/*
+	 * One round of one block (lane 0; the other lanes are computed and ignored):
+	 * \x0 ^= L(S(\x1 ^ \x2 ^ \x3 ^ rk)), the words of the round before last first, so
+	 * that only the last XOR waits for the previous round.
+	 */
+	.macro	round1, x0, x1, x2, x3
+	ld1r	{ROUNDKEY.4s}, [RKP], #4
+	eor	v12.16b, \x1\().16b, \x2\().16b
+	eor	v12.16b, v12.16b, ROUNDKEY.16b
+	eor	v12.16b, v12.16b, \x3\().16b
+	sbox_par
+	xor_l	\x0, v13, v14, v15
+	.endm
+
+	/* 32 rounds of the block in lane 0 of v0-v3, with the round keys at RK. */
+	.macro	rounds32_1blk
+	mov	RKP, RK
+	.rept	8
+	round1	v0, v1, v2, v3
+	round1	v1, v2, v3, v0
+	round1	v2, v3, v0, v1
+	round1	v3, v0, v1, v2
+	.endr
 	.endm
 
 	/* One round on the eight blocks, with the next round key. */
-	.macro	round8, a0, a1, a2, a3, b0, b1, b2, b3
+	.macro	round8, v, a0, a1, a2, a3, b0, b1, b2, b3
 	ld1r	{ROUNDKEY.4s}, [RKP], #4
-	round4blk \a0, \a1, \a2, \a3
-	round4blk \b0, \b1, \b2, \b3
+	round4blk \v, \a0, \a1, \a2, \a3
+	round4blk \v, \b0, \b1, \b2, \b3
 	.endm
 
 	/* Four rounds: the words rotate through the registers and come back in place. */
-	.macro	rounds4
-	round8	v0, v1, v2, v3, v4, v5, v6, v7
-	round8	v1, v2, v3, v0, v5, v6, v7, v4
-	round8	v2, v3, v0, v1, v6, v7, v4, v5
-	round8	v3, v0, v1, v2, v7, v4, v5, v6
+	.macro	rounds4, v
+	round8	\v, v0, v1, v2, v3, v4, v5, v6, v7
+	round8	\v, v1, v2, v3, v0, v5, v6, v7, v4
+	round8	\v, v2, v3, v0, v1, v6, v7, v4, v5
+	round8	\v, v3, v0, v1, v2, v7, v4, v5, v6
 	.endm
 
 	/* One round on four blocks, with the next round key. */
-	.macro	round4, a0, a1, a2, a3
+	.macro	round4, v, a0, a1, a2, a3
 	ld1r	{ROUNDKEY.4s}, [RKP], #4
-	round4blk \a0, \a1, \a2, \a3
+	round4blk \v, \a0, \a1, \a2, \a3
 	.endm
 
 	/* Four rounds of four blocks. */
-	.macro	rounds4_4blk
-	round4	v0, v1, v2, v3
-	round4	v1, v2, v3, v0
-	round4	v2, v3, v0, v1
-	round4	v3, v0, v1, v2
+	.macro	rounds4_4blk, v
+	round4	\v, v0, v1, v2, v3
+	round4	\v, v1, v2, v3, v0
+	round4	\v, v2, v3, v0, v1
+	round4	\v, v3, v0, v1, v2
 	.endm
 
 	/* The constants: the S-box in v16-v31, 64 in every byte, the rotations. */
@@ -104,6 +247,19 @@
 	movi	C64.16b, #64
 	load_perm ROL8, .Lrol8
 	load_perm ROL24, .Lrol24
+	.endm
+
+	/* The constants of the \v variant of the batches. */
+	.macro	load_consts_var, v
+	.ifc	\v, aese
+	adr_l	x9, .Laese_maps
+	ld1	{AIN_LO.16b-AOUT_HI.16b}, [x9]
+	adr_l	x9, .Laese_perms
+	ld1	{PR0.16b-PR24.16b}, [x9]
+	movi	M0F.16b, #0x0f
+	.else
+	load_consts
+	.endif
 	.endm
 
 	/*
@@ -146,57 +302,233 @@
 	.endm
 
 /*
- * void sm4rs_neon_crypt4(const u32 rk[32], u8 *dst, const u8 *src, const u8 sbox[256],
- *			  const u8 *pre, const u8 *post);
+ * The routines of the batches, one pair for each way of doing the S-box (\v: tbx, tbl,
+ * aese):
  *
- * Exactly 4 blocks, half the work of a batch of 8, for short requests:
- * dst = E(src ^ pre) ^ post, as sm4rs_neon_crypt.
- */
-SYM_FUNC_START(sm4rs_neon_crypt4)
-	save_v8_v15
-	mov	POST, x5			/* the arguments to where crypt8 has them */
-	mov	PRE, x4
-	mov	SBOX, x3
-	load_consts
-	load4	v0, v1, v2, v3, v12, v13, v14, v15
-	mov	RKP, RK
-	.rept	8
-	rounds4_4blk
-	.endr
-	store4	v0, v1, v2, v3
-	restore_v8_v15
-	ret
-SYM_FUNC_END(sm4rs_neon_crypt4)
-
-/*
- * void sm4rs_neon_crypt(const u32 rk[32], u8 *dst, const u8 *src, unsigned int nbatches,
- *			 const u8 sbox[256], const u8 *pre, const u8 *post);
+ * void sm4rs_neon_crypt_\v(const u32 rk[32], u8 *dst, const u8 *src,
+ *			    unsigned int nbatches, const u8 sbox[256], const u8 *pre,
+ *			    const u8 *post);
  *
  * nbatches groups of 8 blocks: dst = E(src ^ pre) ^ post, block by block, where E is the 32
  * rounds of rk (it encrypts with the encryption schedule, decrypts with the decryption
  * one) and pre, post (which advance with src) may be NULL. The modes are this: ECB with
  * neither, XTS with the tweaks as both, CTR encrypting the counters with the data as post,
  * CBC/CFB decryption with the shifted ciphertext as post. dst may be src, pre or post.
+ * (The aese variant does not read sbox.)
+ *
+ * void sm4rs_neon_crypt4_\v(const u32 rk[32], u8 *dst, const u8 *src, const u8 sbox[256],
+ *			     const u8 *pre, const u8 *post);
+ *
+ * Exactly 4 blocks, half the work of a batch of 8, for short requests:
+ * dst = E(src ^ pre) ^ post, as above.
  */
-SYM_FUNC_START(sm4rs_neon_crypt)
-	cbz	NBATCH, .Lneon_ret
+	.macro	crypt_funcs, v
+SYM_FUNC_START(sm4rs_neon_crypt4_\v)
 	save_v8_v15
-	load_consts
-.Lneon_loop:
+	mov	POST, x5			/* the arguments to where crypt8 has them */
+	mov	PRE, x4
+	mov	SBOX, x3
+	load_consts_var \v
+	load4	v0, v1, v2, v3, v12, v13, v14, v15
+	mov	RKP, RK
+	.rept	8
+	rounds4_4blk \v
+	.endr
+	store4	v0, v1, v2, v3
+	restore_v8_v15
+	ret
+SYM_FUNC_END(sm4rs_neon_crypt4_\v)
+
+SYM_FUNC_START(sm4rs_neon_crypt_\v)
+	cbz	NBATCH, .Lneon_ret_\v
+	save_v8_v15
+	load_consts_var \v
+.Lneon_loop_\v:
 	load4	v0, v1, v2, v3, v12, v13, v14, v15	/* X0..X3 of blocks 0-3 */
 	load4	v4, v5, v6, v7, v12, v13, v14, v15	/* X0..X3 of blocks 4-7 */
 	mov	RKP, RK
 	.rept	8
-	rounds4
+	rounds4	\v
 	.endr
 	store4	v0, v1, v2, v3
 	store4	v4, v5, v6, v7
 	subs	NBATCH, NBATCH, #1
-	b.ne	.Lneon_loop
+	b.ne	.Lneon_loop_\v
 	restore_v8_v15
-.Lneon_ret:
+.Lneon_ret_\v:
 	ret
-SYM_FUNC_END(sm4rs_neon_crypt)
+SYM_FUNC_END(sm4rs_neon_crypt_\v)
+	.endm
+
+	crypt_funcs tbx
+	crypt_funcs tbl
+	crypt_funcs aese
+
+	/* The serial paths' constants: those of the batches, and 128 and 192. */
+	.macro	load_consts_serial
+	load_consts
+	movi	C128.16b, #128
+	movi	C192.16b, #192
+	.endm
+
+/*
+ * void sm4rs_neon_cbc_enc(const u32 rk[32], u8 *dst, const u8 *src, unsigned int nblocks,
+ *			   const u8 sbox[256], u8 iv[16]);
+ *
+ * CBC encryption of nblocks blocks, one at a time (each needs the one before), the S-box
+ * in registers as in the batches: C[i] = E(P[i] ^ C[i-1]), C[-1] = iv, and iv is left as
+ * the last C. dst may be src. Between blocks, the chain is the state v3, v2, v1, v0 (the
+ * output's words in SM4's order); v12-v15 carry the plaintext and ciphertext words.
+ */
+SYM_FUNC_START(sm4rs_neon_cbc_enc)
+	cbz	NBATCH, .Lcbc_ret
+	save_v8_v15
+	load_consts_serial
+	ld4	{v12.s-v15.s}[0], [x5]			/* the IV, as the chain */
+	rev32	v3.16b, v12.16b
+	rev32	v2.16b, v13.16b
+	rev32	v1.16b, v14.16b
+	rev32	v0.16b, v15.16b
+.Lcbc_loop:
+	ld4	{v12.s-v15.s}[0], [SRC], #16		/* P */
+	rev32	v12.16b, v12.16b
+	rev32	v13.16b, v13.16b
+	rev32	v14.16b, v14.16b
+	rev32	v15.16b, v15.16b
+	eor	v12.16b, v12.16b, v3.16b		/* P ^ C[i-1], in SM4's words */
+	eor	v13.16b, v13.16b, v2.16b
+	eor	v14.16b, v14.16b, v1.16b
+	eor	v15.16b, v15.16b, v0.16b
+	mov	v0.16b, v12.16b
+	mov	v1.16b, v13.16b
+	mov	v2.16b, v14.16b
+	mov	v3.16b, v15.16b
+	rounds32_1blk
+	rev32	v12.16b, v3.16b				/* C = (X35, X34, X33, X32) */
+	rev32	v13.16b, v2.16b
+	rev32	v14.16b, v1.16b
+	rev32	v15.16b, v0.16b
+	st4	{v12.s-v15.s}[0], [DST], #16
+	subs	NBATCH, NBATCH, #1
+	b.ne	.Lcbc_loop
+	st4	{v12.s-v15.s}[0], [x5]			/* the last C, as the next IV */
+	restore_v8_v15
+.Lcbc_ret:
+	ret
+SYM_FUNC_END(sm4rs_neon_cbc_enc)
+
+/*
+ * void sm4rs_neon_cfb_enc(const u32 rk[32], u8 *dst, const u8 *src, unsigned int nblocks,
+ *			   const u8 sbox[256], u8 iv[16]);
+ *
+ * CFB encryption of nblocks whole blocks, one at a time: C[i] = P[i] ^ E(C[i-1]),
+ * C[-1] = iv, and iv is left as the last C. dst may be src. v0-v3: the chain (the block
+ * being encrypted); v12-v15: the keystream, then the ciphertext.
+ */
+SYM_FUNC_START(sm4rs_neon_cfb_enc)
+	cbz	NBATCH, .Lcfb_ret
+	save_v8_v15
+	load_consts_serial
+	ld4	{v0.s-v3.s}[0], [x5]			/* the IV */
+	rev32	v0.16b, v0.16b
+	rev32	v1.16b, v1.16b
+	rev32	v2.16b, v2.16b
+	rev32	v3.16b, v3.16b
+.Lcfb_loop:
+	rounds32_1blk
+	rev32	v12.16b, v3.16b				/* E(C[i-1]) */
+	rev32	v13.16b, v2.16b
+	rev32	v14.16b, v1.16b
+	rev32	v15.16b, v0.16b
+	ld4	{v0.s-v3.s}[0], [SRC], #16		/* P */
+	eor	v12.16b, v12.16b, v0.16b
+	eor	v13.16b, v13.16b, v1.16b
+	eor	v14.16b, v14.16b, v2.16b
+	eor	v15.16b, v15.16b, v3.16b
+	st4	{v12.s-v15.s}[0], [DST], #16
+	rev32	v0.16b, v12.16b				/* C, the next block to encrypt */
+	rev32	v1.16b, v13.16b
+	rev32	v2.16b, v14.16b
+	rev32	v3.16b, v15.16b
+	subs	NBATCH, NBATCH, #1
+	b.ne	.Lcfb_loop
+	st4	{v12.s-v15.s}[0], [x5]			/* the last C, as the next IV */
+	restore_v8_v15
+.Lcfb_ret:
+	ret
+SYM_FUNC_END(sm4rs_neon_cfb_enc)
+
+	/*
+	 * One round of the key schedule (lane 0): \k0 ^= L'(S(\k1 ^ \k2 ^ \k3 ^ CK[i])),
+	 * L'(B) = B ^ rol(B, 13) ^ rol(B, 23); the new word is round key i, stored at ENC
+	 * (forwards) and DEC (backwards).
+	 */
+	.macro	kround, k0, k1, k2, k3
+	ld1r	{ROUNDKEY.4s}, [x5], #4			/* CK[i] */
+	eor	v12.16b, \k1\().16b, \k2\().16b
+	eor	v12.16b, v12.16b, ROUNDKEY.16b
+	eor	v12.16b, v12.16b, \k3\().16b
+	sbox_par
+	shl	v14.4s, v13.4s, #13
+	sri	v14.4s, v13.4s, #19
+	shl	v15.4s, v13.4s, #23
+	sri	v15.4s, v13.4s, #9
+	eor	\k0\().16b, \k0\().16b, v13.16b
+	eor	v14.16b, v14.16b, v15.16b
+	eor	\k0\().16b, \k0\().16b, v14.16b
+	st1	{\k0\().s}[0], [x1], #4
+	st1	{\k0\().s}[0], [x2], x9
+	.endm
+
+/*
+ * void sm4rs_neon_expand_key(const u8 key[16], u32 enc[32], u32 dec[32],
+ *			      const u8 sbox[256], const u32 fk[4], const u32 ck[32]);
+ *
+ * The key schedule (GB/T 32907-2016 section 7.3) with the S-box in registers: enc gets
+ * the round keys in order, dec in reverse. v0-v3: K[i..i+3] in lane 0; the registers
+ * that held key material are cleared before returning.
+ */
+SYM_FUNC_START(sm4rs_neon_expand_key)
+	save_v8_v15
+	movi	v0.16b, #0
+	movi	v1.16b, #0
+	movi	v2.16b, #0
+	movi	v3.16b, #0
+	mov	v12.16b, v0.16b
+	mov	v13.16b, v0.16b
+	mov	v14.16b, v0.16b
+	mov	v15.16b, v0.16b
+	ld4	{v12.s-v15.s}[0], [x0]			/* MK, big-endian words */
+	ld4	{v0.s-v3.s}[0], [x4]			/* FK */
+	rev32	v12.16b, v12.16b
+	rev32	v13.16b, v13.16b
+	rev32	v14.16b, v14.16b
+	rev32	v15.16b, v15.16b
+	eor	v0.16b, v0.16b, v12.16b			/* K[0..3] = MK ^ FK */
+	eor	v1.16b, v1.16b, v13.16b
+	eor	v2.16b, v2.16b, v14.16b
+	eor	v3.16b, v3.16b, v15.16b
+	mov	SBOX, x3				/* (after FK, which was in x4) */
+	load_consts_serial
+	add	x2, x2, #124				/* dec[31], stepping back */
+	mov	x9, #-4
+	.rept	8
+	kround	v0, v1, v2, v3
+	kround	v1, v2, v3, v0
+	kround	v2, v3, v0, v1
+	kround	v3, v0, v1, v2
+	.endr
+	movi	v0.16b, #0
+	movi	v1.16b, #0
+	movi	v2.16b, #0
+	movi	v3.16b, #0
+	movi	v12.16b, #0
+	movi	v13.16b, #0
+	movi	v14.16b, #0
+	movi	v15.16b, #0
+	restore_v8_v15
+	ret
+SYM_FUNC_END(sm4rs_neon_expand_key)
 
 	.section ".rodata", "a"
 	.align	4
@@ -204,3 +536,34 @@ SYM_FUNC_END(sm4rs_neon_crypt)
 	.byte	3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14
 .Lrol24:	/* each 32-bit lane rotated left by 24 bits */
 	.byte	1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12
+.Laese_perms:	/* PR0, PR8, PR16, PR24 of xor_l_perm: byte i of the result is byte P[i] */
+	.byte	0, 13, 10, 7, 4, 1, 14, 11, 8, 5, 2, 15, 12, 9, 6, 3	/* PR0: ShiftRows undone */
+	.byte	7, 0, 13, 10, 11, 4, 1, 14, 15, 8, 5, 2, 3, 12, 9, 6	/* PR8 */
+	.byte	10, 7, 0, 13, 14, 11, 4, 1, 2, 15, 8, 5, 6, 3, 12, 9	/* PR16 */
+	.byte	13, 10, 7, 0, 1, 14, 11, 4, 5, 2, 15, 8, 9, 6, 3, 12	/* PR24 */
+	/*
+	 * Ain and Aout of sbox_aese as tables of a nibble, from scripts/sm4_aese_tables.py
+	 * (which checks that Aout(SubBytes(Ain(x))) is SM4's S-box for every byte x).
+	 */
+.Laese_maps:
+	.byte	0x3e, 0xb2, 0x0e, 0x82, 0xbb, 0x37, 0x8b, 0x07	/* Ain, low nibble */
+	.byte	0xa1, 0x2d, 0x91, 0x1d, 0x24, 0xa8, 0x14, 0x98
+	.byte	0x00, 0xdc, 0x2e, 0xf2, 0xc5, 0x19, 0xeb, 0x37	/* Ain, high nibble */
+	.byte	0x08, 0xd4, 0x26, 0xfa, 0xcd, 0x11, 0xe3, 0x3f
+	.byte	0x6c, 0xd4, 0xa6, 0x1e, 0x52, 0xea, 0x98, 0x20	/* Aout, low nibble */
+	.byte	0x0b, 0xb3, 0xc1, 0x79, 0x35, 0x8d, 0xff, 0x47
+	.byte	0x00, 0xe0, 0x50, 0xb0, 0x9d, 0x7d, 0xcd, 0x2d	/* Aout, high nibble */
+	.byte	0xc0, 0x20, 0x90, 0x70, 0x5d, 0xbd, 0x0d, 0xed
+
+/*
+ * u32 sm4rs_neon_impl: which variant of the batches the glue uses: 0 picks one for the
+ * CPU (sm4_neon_glue.rs), 1 tbx, 2 tbl, 3 aese. Set at load from the module parameter
+ * `impl`; exported, where KUnit is configured, for the KUnit suite sm4_neon_variants,
+ * which tests each variant on every boot whatever the CPU picks.
+ */
+	.data
+	.balign	4
+SYM_DATA(sm4rs_neon_impl, .long 0)
+#if IS_ENABLED(CONFIG_KUNIT)
+EXPORT_SYMBOL_GPL(sm4rs_neon_impl)
+#endif

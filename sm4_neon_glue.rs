@@ -6,22 +6,19 @@
 //! gives them for free, `cts(cbc(sm4))` and `xts(sm4)`; with `CRYPTO_SM4_RUST_CFB`, always out
 //! of tree, `cfb(sm4)`) as `<mode>-sm4-neon`, priority 200. The block work is `sm4_neon_core.S`: eight blocks at a time with the S-box
 //! in registers (`tbl`/`tbx`), so nothing depends on secret data for its timing. The modes
-//! are `lib/modes.rs`, shared with the Crypto Extensions driver; the key schedule is the
-//! Rust one of `lib/sm4.rs`.
+//! are `lib/modes.rs`, shared with the Crypto Extensions driver.
 //!
-//! What is constant time and what is not:
+//! Constant time: no memory access or branch depends on the key or the data.
 //!
-//! - ECB, CBC decryption, CFB decryption, CTR and XTS run in the NEON core, whose S-box
-//!   lookups are `tbl`/`tbx` instructions over registers: no memory access or branch
-//!   depends on the data or the key.
-//! - CBC and CFB encryption are serial (each block needs the previous one) and go a block
-//!   at a time through the Rust block function of `lib/sm4.rs`, which looks a table up in
-//!   memory: the addresses it reads depend on the data and the round keys, so they are
-//!   not constant time on CPUs with data caches (the C driver upstream does the same, for
-//!   the same reason: one block through the eight-block NEON core costs more than twice as
-//!   much). So are the last blocks of CTS encryption, which are CBC encryption.
-//! - The key schedule is the Rust one, with the S-box in memory: its timing may depend on
-//!   the key.
+//! - ECB, CBC decryption, CFB decryption, CTR and XTS run eight (or four) blocks at a time,
+//!   the S-box held whole in v16-v31 and looked up with `tbl`/`tbx`.
+//! - CBC and CFB encryption, which are serial (so are the last blocks of CTS encryption,
+//!   which are CBC encryption), run a block at a time in the core's serial routines, the
+//!   S-box in the same registers (four independent `tbl`, which wait less than the
+//!   `tbl`/`tbx` chain: each block waits for the one before).
+//! - The key schedule runs in the core too, the same way. Only where NEON may not be used
+//!   (a `setkey` with interrupts disabled) does it fall back to `lib/sm4.rs`, whose one
+//!   256-byte S-box has all its cache lines read before each schedule.
 
 // sm4rs-oot-begin
 // Out of tree, each module compiles its own copy of the abstraction and of the SM4 code and
@@ -38,11 +35,15 @@ mod modes;
 mod sm4;
 
 use core::ffi::{c_uint, CStr};
+use core::sync::atomic::Ordering;
 use crypto::{
     simd::{self, Neon, Simd},
     skcipher::{self, InOut},
 };
-use kernel::{error::code::ENODEV, prelude::*};
+use kernel::{
+    error::code::{EINVAL, ENODEV},
+    prelude::*,
+};
 use modes::{Backend, Iv};
 use sm4::{RoundKeys, BLOCK_SIZE, KEY_SIZE};
 
@@ -62,14 +63,16 @@ crypto::module! {
     ],
 }
 
-/// The routines of `sm4_neon_core.S`: `dst = E(src ^ pre) ^ post` over batches of 8
-/// blocks, or exactly 4 blocks, where `pre` and `post` may be NULL; in a kernel-mode NEON
-/// section.
+/// The routines of `sm4_neon_core.S`, all in a kernel-mode NEON section: `dst = E(src ^
+/// pre) ^ post` over batches of 8 blocks, or exactly 4 blocks, where `pre` and `post` may
+/// be NULL, in three variants (see [`Variant`]); CBC and CFB encryption a block at a time;
+/// the key schedule.
 mod asm {
     use core::ffi::c_uint;
+    use core::sync::atomic::AtomicU32;
 
     extern "C" {
-        pub(super) fn sm4rs_neon_crypt(
+        pub(super) fn sm4rs_neon_crypt_tbx(
             rk: *const u32,
             dst: *mut u8,
             src: *const u8,
@@ -78,7 +81,7 @@ mod asm {
             pre: *const u8,
             post: *const u8,
         );
-        pub(super) fn sm4rs_neon_crypt4(
+        pub(super) fn sm4rs_neon_crypt4_tbx(
             rk: *const u32,
             dst: *mut u8,
             src: *const u8,
@@ -86,6 +89,183 @@ mod asm {
             pre: *const u8,
             post: *const u8,
         );
+        pub(super) fn sm4rs_neon_crypt_tbl(
+            rk: *const u32,
+            dst: *mut u8,
+            src: *const u8,
+            n: c_uint,
+            sbox: *const u8,
+            pre: *const u8,
+            post: *const u8,
+        );
+        pub(super) fn sm4rs_neon_crypt4_tbl(
+            rk: *const u32,
+            dst: *mut u8,
+            src: *const u8,
+            sbox: *const u8,
+            pre: *const u8,
+            post: *const u8,
+        );
+        pub(super) fn sm4rs_neon_crypt_aese(
+            rk: *const u32,
+            dst: *mut u8,
+            src: *const u8,
+            n: c_uint,
+            sbox: *const u8,
+            pre: *const u8,
+            post: *const u8,
+        );
+        pub(super) fn sm4rs_neon_crypt4_aese(
+            rk: *const u32,
+            dst: *mut u8,
+            src: *const u8,
+            sbox: *const u8,
+            pre: *const u8,
+            post: *const u8,
+        );
+        pub(super) fn sm4rs_neon_cbc_enc(
+            rk: *const u32,
+            dst: *mut u8,
+            src: *const u8,
+            nblocks: c_uint,
+            sbox: *const u8,
+            iv: *mut u8,
+        );
+        pub(super) fn sm4rs_neon_cfb_enc(
+            rk: *const u32,
+            dst: *mut u8,
+            src: *const u8,
+            nblocks: c_uint,
+            sbox: *const u8,
+            iv: *mut u8,
+        );
+        pub(super) fn sm4rs_neon_expand_key(
+            key: *const u8,
+            enc: *mut u32,
+            dec: *mut u32,
+            sbox: *const u8,
+            fk: *const u32,
+            ck: *const u32,
+        );
+        /// The variant in use: 0 picks one for each CPU, else a [`super::Variant`]
+        /// (written at load and by the KUnit suite `sm4_neon_variants`).
+        pub(super) static sm4rs_neon_impl: AtomicU32;
+    }
+}
+
+/// The ways the batch routines do the S-box; which is fastest depends on the CPU (cycles
+/// per byte modelled by `make bench`; see the README).
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(u32)]
+enum Variant {
+    /// The S-box in registers, `tbl` and three `tbx` in a chain: the fewest instructions,
+    /// for in-order cores (Cortex-A53/A55/A510/A520) and TSV110 without AES.
+    Tbx = 1,
+    /// The same table, four independent `tbl` ORed together: for out-of-order cores
+    /// without AES.
+    Tbl = 2,
+    /// SM4's S-box through AES's (AESE between two affine maps), on CPUs with FEAT_AES
+    /// other than the in-order ones.
+    Aese = 3,
+}
+
+impl Variant {
+    /// The variants, by the number `sm4rs_neon_impl` holds.
+    const ALL: [Variant; 3] = [Variant::Tbx, Variant::Tbl, Variant::Aese];
+
+    /// The name the module parameter `impl` gives it.
+    fn name(self) -> &'static CStr {
+        match self {
+            Variant::Tbx => c"tbx",
+            Variant::Tbl => c"tbl",
+            Variant::Aese => c"aese",
+        }
+    }
+
+    /// `nbatches` batches of 8 blocks through the variant's routine: `dst = E(src ^ pre) ^
+    /// post` (direct calls: kCFI has no type for the assembly routines).
+    ///
+    /// # Safety
+    ///
+    /// A NEON section is open; `rk` is 32 round keys, `sbox` the 256-byte S-box; `src`,
+    /// `dst` and `pre`/`post` (unless NULL) have `8 * nbatches` blocks, `dst` equal to or
+    /// disjoint from each of the others.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn crypt(
+        self,
+        rk: *const u32,
+        dst: *mut u8,
+        src: *const u8,
+        nbatches: c_uint,
+        sbox: *const u8,
+        pre: *const u8,
+        post: *const u8,
+    ) {
+        // SAFETY: guaranteed by the caller.
+        unsafe {
+            match self {
+                Variant::Tbx => asm::sm4rs_neon_crypt_tbx(rk, dst, src, nbatches, sbox, pre, post),
+                Variant::Tbl => asm::sm4rs_neon_crypt_tbl(rk, dst, src, nbatches, sbox, pre, post),
+                Variant::Aese => {
+                    asm::sm4rs_neon_crypt_aese(rk, dst, src, nbatches, sbox, pre, post)
+                }
+            }
+        }
+    }
+
+    /// Exactly 4 blocks through the variant's routine, as [`Variant::crypt`].
+    ///
+    /// # Safety
+    ///
+    /// As [`Variant::crypt`], with 4 blocks.
+    unsafe fn crypt4(
+        self,
+        rk: *const u32,
+        dst: *mut u8,
+        src: *const u8,
+        sbox: *const u8,
+        pre: *const u8,
+        post: *const u8,
+    ) {
+        // SAFETY: guaranteed by the caller.
+        unsafe {
+            match self {
+                Variant::Tbx => asm::sm4rs_neon_crypt4_tbx(rk, dst, src, sbox, pre, post),
+                Variant::Tbl => asm::sm4rs_neon_crypt4_tbl(rk, dst, src, sbox, pre, post),
+                Variant::Aese => asm::sm4rs_neon_crypt4_aese(rk, dst, src, sbox, pre, post),
+            }
+        }
+    }
+
+    /// The variant for the CPU with this `MIDR_EL1`, by the models of `make bench`.
+    fn for_cpu(midr: u32, aes: bool) -> Variant {
+        let implementer = midr >> 24;
+        let part = (midr >> 4) & 0xfff;
+        // Arm's in-order cores: Cortex-A35, A53, A55, A510, A520.
+        let in_order = implementer == 0x41 && matches!(part, 0xd04 | 0xd03 | 0xd05 | 0xd46 | 0xd80);
+        // HiSilicon TSV110 (Kunpeng 920).
+        let tsv110 = implementer == 0x48 && part == 0xd01;
+        if in_order {
+            Variant::Tbx
+        } else if aes {
+            Variant::Aese
+        } else if tsv110 {
+            Variant::Tbx
+        } else {
+            Variant::Tbl
+        }
+    }
+
+    /// The variant to use in the section `neon`: the one forced (by the module parameter,
+    /// or a test), else the one for this CPU. AESE only where the CPUs have it.
+    fn current(neon: &Neon) -> Variant {
+        // SAFETY: a word of `sm4_neon_core.S`, only accessed atomically.
+        let forced = unsafe { &asm::sm4rs_neon_impl }.load(Ordering::Relaxed);
+        let aes = simd::cpu_has_aes();
+        match Variant::ALL.iter().find(|v| **v as u32 == forced) {
+            Some(&v) if v != Variant::Aese || aes => v,
+            _ => Variant::for_cpu(simd::cpu_midr(neon), aes),
+        }
     }
 }
 
@@ -144,7 +324,7 @@ enum Op<'a> {
 /// memory, other counts through a stack copy, so that the core, which does 4 or 8, reads
 /// and writes nothing outside the data.
 fn run(
-    _: &Neon,
+    neon: &Neon,
     rk: &RoundKeys,
     g: &mut InOut<'_>,
     k: usize,
@@ -153,6 +333,7 @@ fn run(
     post: Op<'_>,
 ) {
     let sbox = sm4::SBOX.as_ptr();
+    let variant = Variant::current(neon);
     let k = k.min(GROUP).min(g.len() / BLOCK_SIZE);
     let whole = k / BATCH;
     // The operands from block `i` on, with `data` as the data's.
@@ -167,7 +348,7 @@ fn run(
         // its source and destination (equal or disjoint), and so do the stack operands;
         // `rk` is 32 round keys and the S-box 256 bytes.
         unsafe {
-            asm::sm4rs_neon_crypt(
+            variant.crypt(
                 rk.as_ptr(),
                 g.dst(),
                 at(src, 0, d),
@@ -206,10 +387,10 @@ fn run(
     if r <= 4 {
         // SAFETY: as above; every operand has 4 blocks from these addresses (the data when
         // it has 4, else an 8-block stack copy; stack operands are rounded up to 8 blocks).
-        unsafe { asm::sm4rs_neon_crypt4(rk.as_ptr(), d_out, s, sbox, pr, po) };
+        unsafe { variant.crypt4(rk.as_ptr(), d_out, s, sbox, pr, po) };
     } else {
         // SAFETY: as above, with 8 blocks.
-        unsafe { asm::sm4rs_neon_crypt(rk.as_ptr(), d_out, s, 1, sbox, pr, po) };
+        unsafe { variant.crypt(rk.as_ptr(), d_out, s, 1, sbox, pr, po) };
     }
     if let Some(c) = copy.as_mut() {
         rest.write(&c.bytes_mut()[..r * BLOCK_SIZE]);
@@ -264,8 +445,26 @@ impl Backend for NeonBackend {
     const PRIORITY: i32 = 200;
     const STRIDE: u32 = BATCH as u32;
 
-    fn expand_key(key: &[u8; KEY_SIZE], out: &mut sm4::Key, _: &mut Simd) {
-        out.expand_into(key);
+    fn expand_key(key: &[u8; KEY_SIZE], out: &mut sm4::Key, simd: &mut Simd) {
+        let done = simd.neon(|_| {
+            // SAFETY: a NEON section is open; the pointers are to a 16-byte key, two
+            // 32-word schedules, the 256-byte S-box and the standard's 4 FK and 32 CK words.
+            unsafe {
+                asm::sm4rs_neon_expand_key(
+                    key.as_ptr(),
+                    out.enc.as_mut_ptr(),
+                    out.dec.as_mut_ptr(),
+                    sm4::SBOX.as_ptr(),
+                    sm4::FK.as_ptr(),
+                    sm4::CK.as_ptr(),
+                )
+            }
+        });
+        // Where NEON may not be used: the scalar schedule (its S-box's lines all touched
+        // first).
+        if done.is_none() {
+            out.expand_into(key);
+        }
     }
 
     fn ecb(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize) {
@@ -278,7 +477,7 @@ impl Backend for NeonBackend {
             // source and destination, equal or disjoint; `rk` is 32 round keys and the S-box
             // 256 bytes.
             unsafe {
-                asm::sm4rs_neon_crypt(
+                Variant::current(neon).crypt(
                     rk.as_ptr(),
                     io.dst(),
                     io.src(),
@@ -296,11 +495,8 @@ impl Backend for NeonBackend {
         }
     }
 
-    const CBC_ENC_PLAIN: Option<fn(&RoundKeys, &mut InOut<'_>, usize, &mut Iv)> =
-        Some(cbc_enc_plain);
-
-    fn cbc_enc(_: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
-        cbc_enc_plain(rk, io, nblocks, iv);
+    fn cbc_enc(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
+        serial(neon, Serial::CbcEnc, rk, io, nblocks, iv);
     }
 
     fn cbc_dec(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
@@ -314,18 +510,8 @@ impl Backend for NeonBackend {
     }
 
     #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
-    fn cfb_enc(_: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
-        by_group(io, nblocks, |g, k, b| {
-            g.read(bytes(b, k));
-            let mut chain = *iv;
-            for blk in b.iter_mut().take(k) {
-                rk.crypt_block(&mut chain);
-                *blk ^= word(&chain);
-                chain = blk.to_ne_bytes();
-            }
-            *iv = chain;
-            g.write(bytes(b, k));
-        });
+    fn cfb_enc(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
+        serial(neon, Serial::CfbEnc, rk, io, nblocks, iv);
     }
 
     #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
@@ -377,21 +563,74 @@ impl Backend for NeonBackend {
     }
 }
 
-/// CBC encryption a block at a time with the Rust block function: serial, so the NEON core
-/// (which does 4 or 8 blocks for the price of one) would not help.
-fn cbc_enc_plain(rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
-    by_group(io, nblocks, |g, k, b| {
-        g.read(bytes(b, k));
-        let mut chain = word(iv);
-        for blk in b.iter_mut().take(k) {
-            let mut x = (*blk ^ chain).to_ne_bytes();
-            rk.crypt_block(&mut x);
-            chain = u128::from_ne_bytes(x);
-            *blk = chain;
+/// The serial routines of `sm4_neon_core.S`.
+#[derive(Clone, Copy)]
+enum Serial {
+    /// CBC encryption.
+    CbcEnc,
+    /// CFB encryption.
+    #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
+    CfbEnc,
+}
+
+/// The first `nblocks` blocks of `io` through a serial routine, a block at a time, with the
+/// S-box in registers; `iv` is left as the last ciphertext block.
+fn serial(
+    _: &Neon,
+    which: Serial,
+    rk: &RoundKeys,
+    io: &mut InOut<'_>,
+    nblocks: usize,
+    iv: &mut Iv,
+) {
+    let nblocks = nblocks.min(io.len() / BLOCK_SIZE);
+    let n = c_uint::try_from(nblocks).unwrap_or(c_uint::MAX);
+    let (rk, dst, src, sbox, iv) = (
+        rk.as_ptr(),
+        io.dst(),
+        io.src(),
+        sm4::SBOX.as_ptr(),
+        iv.as_mut_ptr(),
+    );
+    // SAFETY: a NEON section is open (the token); `io` has `n` blocks at its source and
+    // destination, equal or disjoint (the routines read each block before they write it);
+    // `rk` is 32 round keys, the S-box 256 bytes and `iv` 16. (Direct calls: kCFI has no
+    // type for the assembly routines.)
+    unsafe {
+        match which {
+            Serial::CbcEnc => asm::sm4rs_neon_cbc_enc(rk, dst, src, n, sbox, iv),
+            #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
+            Serial::CfbEnc => asm::sm4rs_neon_cfb_enc(rk, dst, src, n, sbox, iv),
         }
-        *iv = chain.to_ne_bytes();
-        g.write(bytes(b, k));
-    });
+    }
+}
+
+crate::str_param!(
+    IMPL,
+    "impl",
+    "sm4_neon",
+    c"auto",
+    "the S-box of the parallel modes: auto (for each CPU), tbx, tbl or aese (FEAT_AES)"
+);
+
+/// The variant the module parameter `impl` names (`None`: auto), or an error for a name
+/// that is not one, or AESE on CPUs without it.
+fn forced_variant() -> Result<Option<Variant>> {
+    let name = IMPL.get();
+    if name == c"auto" {
+        return Ok(None);
+    }
+    match Variant::ALL.iter().find(|v| v.name() == name) {
+        Some(&Variant::Aese) if !simd::cpu_has_aes() => {
+            pr_err!("impl=aese: these CPUs have no AES instructions\n");
+            Err(ENODEV)
+        }
+        Some(&v) => Ok(Some(v)),
+        None => {
+            pr_err!("impl={:?}: not one of auto, tbx, tbl, aese\n", name);
+            Err(EINVAL)
+        }
+    }
 }
 
 struct Sm4NeonModule {
@@ -405,6 +644,20 @@ impl kernel::Module for Sm4NeonModule {
         // Quietly, as the C drivers' `module_cpu_feature_match()`.
         if !simd::fpsimd_usable() {
             return Err(ENODEV);
+        }
+        let forced = forced_variant()?;
+        // SAFETY: a word of `sm4_neon_core.S`, only accessed atomically.
+        unsafe { &asm::sm4rs_neon_impl }.store(forced.map_or(0, |v| v as u32), Ordering::Relaxed);
+        match forced {
+            Some(v) => pr_info!(
+                "parallel modes with the {:?} S-box (impl={:?})\n",
+                v.name(),
+                v.name()
+            ),
+            None => pr_info!(
+                "parallel modes with the S-box for each CPU (impl=auto; AES instructions: {})\n",
+                if simd::cpu_has_aes() { "yes" } else { "no" }
+            ),
         }
         Ok(Self {
             _skciphers: skcipher::Registration::new(module, modes::algs::<NeonBackend>())?,

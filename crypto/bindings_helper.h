@@ -23,15 +23,19 @@
 #include <linux/interrupt.h>
 #include <linux/irq_work.h>
 #include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/string.h>
+#include <asm/cputype.h>
 #include <asm/neon.h>
 #include <asm/simd.h>
 
 /* Values bindgen cannot read from macros that expand to expressions. */
 const size_t SM4RS_CONST_CRYPTO_MINALIGN = CRYPTO_MINALIGN;
 const unsigned int SM4RS_CONST_KERNEL_HWCAP_SM4 = KERNEL_HWCAP_SM4;
+const unsigned int SM4RS_CONST_KERNEL_HWCAP_AES = KERNEL_HWCAP_AES;
 const unsigned int SM4RS_CONST_IRQ_WORK_HARD_IRQ = IRQ_WORK_HARD_IRQ;
 const unsigned int SM4RS_CONST_EDEADLK = EDEADLK;
 const size_t SM4RS_CONST_ARCH_SLAB_MINALIGN = ARCH_SLAB_MINALIGN;
@@ -150,6 +154,15 @@ static inline void sm4rs_sg_copy(void *buf, struct scatterlist *sg, unsigned int
 static inline bool sm4rs_system_supports_fpsimd(void)
 {
 	return system_supports_fpsimd();
+}
+
+/*
+ * This CPU's MIDR_EL1 (implementer, part number), for a driver that picks the code that
+ * suits the CPU it runs on (big.LITTLE systems mix parts).
+ */
+static inline u32 sm4rs_cpu_midr(void)
+{
+	return read_cpuid_id();
 }
 
 /* The current task, as an address to compare (for tests). */

@@ -20,6 +20,7 @@
 //! - [`skcipher`]: symmetric key ciphers (block cipher modes) and the skcipher walk.
 //! - [`shash`]: synchronous hashes and MACs.
 //! - [`simd`]: kernel-mode NEON sections.
+//! - [`param`]: read-only string module parameters (a driver's choice of implementation).
 
 // sm4rs-oot-begin
 pub mod bindings;
@@ -29,6 +30,7 @@ pub mod kunit;
 pub mod alg;
 pub mod cipher;
 mod compat;
+pub mod param;
 pub mod shash;
 pub mod simd;
 pub mod skcipher;

@@ -160,6 +160,21 @@ pub fn cpu_has_sm4() -> bool {
     unsafe { bindings::cpu_have_feature(bindings::SM4RS_CONST_KERNEL_HWCAP_SM4) }
 }
 
+/// Whether the CPUs have the AES instructions (AESE, AESD, AESMC, AESIMC):
+/// `cpu_have_named_feature(AES)`.
+pub fn cpu_has_aes() -> bool {
+    // SAFETY: reads the system-wide CPU feature bits.
+    unsafe { bindings::cpu_have_feature(bindings::SM4RS_CONST_KERNEL_HWCAP_AES) }
+}
+
+/// The `MIDR_EL1` of the CPU that runs the section `_neon` (which cannot migrate while it is
+/// open): the implementer (bits 31-24) and part number (bits 15-4), for drivers that pick
+/// the code that suits the CPU (big.LITTLE systems mix parts).
+pub fn cpu_midr(_neon: &Neon) -> u32 {
+    // SAFETY: reads this CPU's identification register.
+    unsafe { bindings::sm4rs_cpu_midr() }
+}
+
 /// Whether kernel-mode NEON can be used at all: the CPUs have FP/ASIMD and the kernel uses it
 /// (`system_supports_fpsimd()`: not with `arm64.nofpsimd`). A driver without a path that
 /// avoids NEON should not register where this is false.

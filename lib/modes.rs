@@ -48,9 +48,6 @@ pub(crate) trait Backend: 'static {
     const PRIORITY: i32;
     /// The number of blocks the core processes in parallel (the walk size is a multiple).
     const STRIDE: u32;
-    /// CBC encryption without NEON, for a back end that does this serial direction in
-    /// plain Rust (then no NEON section is opened for it): `None` uses [`Backend::cbc_enc`].
-    const CBC_ENC_PLAIN: Option<fn(&RoundKeys, &mut InOut<'_>, usize, &mut Iv)> = None;
 
     /// Expands `key` into the encryption and decryption schedules of `out`, in place
     /// (with NEON if `simd` allows it, without otherwise).
@@ -336,15 +333,6 @@ impl<B: Backend> Skcipher for Cbc<B> {
 
 impl<B: Backend> Cbc<B> {
     fn crypt(ctx: &Sm4Ctx, req: &mut Request<'_, Iv>, enc: bool) -> Result {
-        if let (true, Some(plain)) = (enc, B::CBC_ENC_PLAIN) {
-            return req.walk(|step| {
-                let nblocks = step.len() / BLOCK_SIZE;
-                let (io, iv, _) = step.data();
-                let (mut whole, rest) = io.split_at(nblocks * BLOCK_SIZE);
-                plain(&ctx.key.enc, &mut whole, nblocks, iv);
-                Ok(rest.len())
-            });
-        }
         if enc {
             walk_blocks::<B>(req, Tail::None, |n, io, k, iv| {
                 B::cbc_enc(n, &ctx.key.enc, io, k, iv)

@@ -179,6 +179,7 @@ def to_driver(text, cfb=True):
         ("use super::bindings;", "use kernel::bindings;"),
         ("use crypto::", "use kernel::crypto::"),
         ("crypto::module! {", "module! {"),
+        ("crate::str_param!", "kernel::str_param!"),
     ]:
         text = text.replace(old, new)
     if CFGS["sm4rs_module_authors"]:
@@ -345,7 +346,7 @@ def kconfig_blocks():
 # --- the series -----------------------------------------------------------------------------
 def patch1():
     files = {}
-    names = ["alg", "cipher", "skcipher", "shash", "simd", "compat"]
+    names = ["alg", "cipher", "skcipher", "shash", "simd", "compat", "param"]
     texts = {}
     for n in names:
         texts[n] = to_kernel_crate(rd(os.path.join(REPO, f"crypto/{n}.rs")))

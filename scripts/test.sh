@@ -71,6 +71,15 @@ if { [ $host_rc -ne 0 ] && ! grep -q FAILED "$hostlog"; } || ! grep -q '^test .*
 fi
 rm -f "$hostlog"
 
+# --- the AESE variant's tables ------------------------------------------------------------
+if "$PYTHON" "$REPO/scripts/sm4_aese_tables.py" --check; then
+	echo "PASS [host] aese-tables"
+	echo "1 0" >>"$counts"
+else
+	echo "FAIL [host] aese-tables (sm4_neon_core.S's AESE tables are not the derivation's)"
+	echo "0 1" >>"$counts"
+fi
+
 # --- formatting --------------------------------------------------------------------------
 # The crate roots (rustfmt follows their modules) and the suite they include!.
 rust_files=("$REPO"/sm4_*.rs "$REPO"/tests/host/tests/*.rs "$REPO"/tests/kunit/sm4_kunit_main.rs

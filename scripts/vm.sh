@@ -123,7 +123,7 @@ awk -v tag="$tag" -v qemu_rc="$qemu_rc" -v counts="${SM4RS_COUNTS:-/dev/null}" '
 		# of this project that is not in this table fails: none goes unchecked.
 		suites_of["sm4_generic"] = "sm4_generic"
 		suites_of["sm4_ce"] = "sm4_ce sm4_ce_cipher sm4_ce_mac"
-		suites_of["sm4_neon"] = "sm4_neon"
+		suites_of["sm4_neon"] = "sm4_neon sm4_neon_variants"
 		suites_of["sm4_kunit"] = "sm4_abstraction"
 		for (m in suites_of) { n = split(suites_of[m], l, " "); for (i = 1; i <= n; i++) known[l[i]] = 1 }
 		for (s in suites)

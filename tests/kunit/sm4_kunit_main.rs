@@ -315,6 +315,106 @@ mod neon {
     const PRIORITY: i32 = 200;
 
     include!("sm4_modes.rs");
+
+    /// Suite `sm4_neon_variants`: each way the NEON core does the S-box (tbx, tbl, aese),
+    /// forced in turn whatever the CPU would pick, through the modes that use the batch
+    /// routines, against the oracle; kprobes on the routines show that the forced variant,
+    /// and only it, ran.
+    mod variants {
+        use super::*;
+        use core::sync::atomic::AtomicU32;
+
+        /// `sm4rs_neon_impl` of `sm4-neon` (exported for KUnit) set to a variant while this
+        /// lives, then back to what it was.
+        struct Forced {
+            var: *const AtomicU32,
+            old: u32,
+        }
+
+        impl Forced {
+            fn new(v: u32) -> Result<Self, Failure> {
+                // SAFETY: looks an exported symbol up by its NUL-terminated name and takes a
+                // reference on its module, dropped in `drop`.
+                let p = unsafe { bindings::__symbol_get(c"sm4rs_neon_impl".as_ptr()) };
+                if p.is_null() {
+                    return Err(fail("sm4-neon does not export sm4rs_neon_impl"));
+                }
+                let var = p.cast::<AtomicU32>().cast_const();
+                // SAFETY: the exported word, which `sm4-neon` only accesses atomically; its
+                // module cannot go while the reference is held.
+                let old = unsafe { &*var }.swap(v, Ordering::Relaxed);
+                Ok(Self { var, old })
+            }
+        }
+
+        impl Drop for Forced {
+            fn drop(&mut self) {
+                // SAFETY: as in `new`; the reference is still held.
+                unsafe { &*self.var }.store(self.old, Ordering::Relaxed);
+                // SAFETY: drops the reference `__symbol_get` took (a data symbol: by name).
+                unsafe { bindings::__symbol_put(c"sm4rs_neon_impl".as_ptr()) };
+            }
+        }
+
+        /// The routines of each variant, by its number.
+        const ROUTINES: [(u32, &CStr, &CStr); 3] = [
+            (1, c"sm4rs_neon_crypt_tbx", c"sm4rs_neon_crypt4_tbx"),
+            (2, c"sm4rs_neon_crypt_tbl", c"sm4rs_neon_crypt4_tbl"),
+            (3, c"sm4rs_neon_crypt_aese", c"sm4rs_neon_crypt4_aese"),
+        ];
+
+        /// ECB, CBC, CTR and XTS (the batch routines with and without `pre` and `post`)
+        /// against the oracle with variant `v` forced; its two routines must have run, the
+        /// other variants' not.
+        fn variant(v: u32) -> TestResult {
+            skip_unless!(present(), "the driver is not loaded");
+            let mut counters = KVec::new();
+            for &(n, crypt, crypt4) in ROUTINES.iter() {
+                for sym in [crypt, crypt4] {
+                    counters
+                        .push((n, sym, CallCounter::start(sym)?), GFP_KERNEL)
+                        .map_err(|_| fail("alloc"))?;
+                }
+            }
+            {
+                let _forced = Forced::new(v)?;
+                differential(B.ecb, Reference(c"ecb(sm4-oracle)"), 16, 0x5eed_0102)?;
+                differential(B.cbc, Reference(c"cbc(sm4-oracle)"), 16, 0x5eed_0103)?;
+                differential(B.ctr, Reference(c"ctr(sm4-oracle)"), 16, 0x5eed_0105)?;
+                differential(B.xts, Reference(c"xts(ecb(sm4-oracle))"), 32, 0x5eed_0107)?;
+            }
+            for (n, sym, c) in counters.iter() {
+                let calls = c.count();
+                if (*n == v) != (calls > 0) {
+                    kernel::pr_err!("    # variant {}: {} calls of {:?}\n", v, calls, sym);
+                    return Err(fail(
+                        "the forced variant's routines did not run, or others did",
+                    ));
+                }
+            }
+            Ok(())
+        }
+
+        fn tbx_vs_oracle() -> TestResult {
+            variant(1)
+        }
+
+        fn tbl_vs_oracle() -> TestResult {
+            variant(2)
+        }
+
+        fn aese_vs_oracle() -> TestResult {
+            // SAFETY: reads the system-wide CPU feature bits.
+            let aes = unsafe { bindings::cpu_have_feature(bindings::SM4RS_CONST_KERNEL_HWCAP_AES) };
+            skip_unless!(aes, "the CPUs have no AES instructions");
+            variant(3)
+        }
+
+        suite!(
+            c"sm4_neon_variants",
+            [tbx_vs_oracle, tbl_vs_oracle, aese_vs_oracle]
+        );
+    }
 }
 
 /// Suite `sm4_ce_cipher`: the `sm4-ce` single-block cipher against the oracle.

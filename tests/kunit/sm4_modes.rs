@@ -425,83 +425,98 @@ fn driver_parameters() -> TestResult {
     Ok(())
 }
 
-/// A kprobe on `kernel_neon_begin()` that counts the sections the test's task opens.
-struct SectionCounter {
-    kp: KBox<bindings::kprobe>,
+/// A kprobe on a function that counts the calls the test's task makes to it.
+#[repr(C)]
+struct Probe {
+    /// First, so that the handler finds the count from the kprobe.
+    kp: bindings::kprobe,
+    hits: AtomicUsize,
 }
 
-/// The task whose sections are counted, and their count.
-static COUNTED_TASK: AtomicPtr<core::ffi::c_void> = AtomicPtr::new(core::ptr::null_mut());
-static SECTIONS: AtomicUsize = AtomicUsize::new(0);
+/// A [`Probe`], registered while this lives.
+struct CallCounter {
+    probe: KBox<Probe>,
+}
 
-/// The kprobe's pre-handler: counts a section of the counted task.
+/// The task whose calls are counted.
+static COUNTED_TASK: AtomicPtr<core::ffi::c_void> = AtomicPtr::new(core::ptr::null_mut());
+
+/// The kprobe's pre-handler: counts a call of the counted task.
 ///
 /// # Safety
 ///
-/// Called by the kprobe machinery before `kernel_neon_begin()` runs.
-unsafe extern "C" fn count_section(
-    _p: *mut bindings::kprobe,
+/// Called by the kprobe machinery with a kprobe of a [`Probe`].
+unsafe extern "C" fn count_call(
+    p: *mut bindings::kprobe,
     _regs: *mut bindings::pt_regs,
 ) -> core::ffi::c_int {
-    // Only the task's own sections: not those of an interrupt or softirq that ran on it.
+    // Only the task's own calls: not those of an interrupt or softirq that ran on it.
     // SAFETY: reads the context.
     let in_task = unsafe { bindings::sm4rs_in_task() };
     // SAFETY: reads the current task pointer.
     let task = unsafe { bindings::sm4rs_current_task() };
     if in_task && task == COUNTED_TASK.load(Ordering::Relaxed) {
-        SECTIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: `p` is the first field of a live `Probe` (`repr(C)`), see `start`.
+        let probe = unsafe { &*p.cast::<Probe>() };
+        probe.hits.fetch_add(1, Ordering::Relaxed);
     }
     0
 }
 
-impl SectionCounter {
-    /// Starts counting the sections of the current task.
-    fn start() -> Result<Self, Failure> {
-        // SAFETY: all zeros is an unregistered kprobe with no handler.
-        let mut kp = KBox::new(
-            unsafe { core::mem::zeroed::<bindings::kprobe>() },
-            GFP_KERNEL,
-        )
-        .map_err(|_| fail("alloc"))?;
-        kp.symbol_name = crate::crypto::c_str_ptr(c"kernel_neon_begin");
-        kp.pre_handler = Some(count_section);
+impl CallCounter {
+    /// Starts counting the calls of the current task to `symbol`.
+    fn start(symbol: &'static CStr) -> Result<Self, Failure> {
+        let probe = Probe {
+            // SAFETY: all zeros is an unregistered kprobe with no handler.
+            kp: unsafe { core::mem::zeroed::<bindings::kprobe>() },
+            hits: AtomicUsize::new(0),
+        };
+        let mut probe = KBox::new(probe, GFP_KERNEL).map_err(|_| fail("alloc"))?;
+        probe.kp.symbol_name = crate::crypto::c_str_ptr(symbol);
+        probe.kp.pre_handler = Some(count_call);
         // SAFETY: reads the current task pointer.
         COUNTED_TASK.store(unsafe { bindings::sm4rs_current_task() }, Ordering::Relaxed);
-        SECTIONS.store(0, Ordering::Relaxed);
-        // SAFETY: `kp` is a valid kprobe that stays allocated until `unregister_kprobe` in
-        // `drop`.
-        match unsafe { bindings::register_kprobe(&mut *kp) } {
+        // SAFETY: `probe.kp` is a valid kprobe, the first field of a `Probe`, that stays
+        // allocated until `unregister_kprobe` in `drop`.
+        match unsafe { bindings::register_kprobe(&mut probe.kp) } {
             0 => {}
             // Kernels without kprobes cannot count.
             -95 => {
                 return Err(Failure {
                     skip: true,
-                    ..fail("no kprobes (CONFIG_KPROBES) to count NEON sections with")
+                    ..fail("no kprobes (CONFIG_KPROBES) to count calls with")
                 })
             }
-            _ => return Err(fail("register_kprobe(kernel_neon_begin) failed")),
+            _ => {
+                kernel::pr_err!("    # register_kprobe({:?}) failed\n", symbol);
+                return Err(fail("register_kprobe failed"));
+            }
         }
-        Ok(Self { kp })
+        Ok(Self { probe })
     }
 
-    /// The sections counted so far.
+    /// Starts counting the current task's NEON sections (calls of `kernel_neon_begin()`).
+    fn sections() -> Result<Self, Failure> {
+        Self::start(c"kernel_neon_begin")
+    }
+
+    /// The calls counted so far.
     fn count(&self) -> usize {
-        SECTIONS.load(Ordering::Relaxed)
+        self.probe.hits.load(Ordering::Relaxed)
     }
 }
 
-impl Drop for SectionCounter {
+impl Drop for CallCounter {
     fn drop(&mut self) {
         // SAFETY: registered in `start`.
-        unsafe { bindings::unregister_kprobe(&mut *self.kp) };
-        COUNTED_TASK.store(core::ptr::null_mut(), Ordering::Relaxed);
+        unsafe { bindings::unregister_kprobe(&mut self.probe.kp) };
     }
 }
 
 /// NEON sections are bounded: a 1 MiB request in one piece of memory (one scatterlist
-/// entry, as dm-crypt and fscrypt give) takes at least one section per page, whether the
-/// caller may sleep or not, and the result is still the oracle's; a one-block request
-/// takes one section.
+/// entry, as dm-crypt and fscrypt give) takes at least one section per page, in either
+/// direction (CBC and CTS encryption are the serial routines), whether the caller may sleep
+/// or not, and the result is still the oracle's; a one-block request takes one section.
 fn neon_sections_per_page() -> TestResult {
     skip_unless!(present(), "the driver is not loaded");
     const MIB: usize = 1 << 20;
@@ -520,44 +535,47 @@ fn neon_sections_per_page() -> TestResult {
         (B.xts, c"xts(ecb(sm4-oracle))", 32),
     ] {
         let iv = [0x24u8; 16];
-        let want = run(
-            Reference(reference),
-            false,
-            &key[..key_len],
-            &iv,
-            &data,
-            LAYOUTS[1],
-        )?;
-        let want = check_ok!(want);
-        for may_sleep in [false, true] {
-            let mut tfm = check_ok!(Tfm::new(drv));
-            check!(tfm.set_key(&key[..key_len]).is_ok());
-            let mut buf = vec_of(&data)?;
-            let counter = SectionCounter::start()?;
-            {
-                let mut req = check_ok!(tfm.request(&mut buf, None, &iv, &[usize::MAX]));
-                req.set_may_sleep(may_sleep);
-                check!(req.decrypt().is_ok());
+        for enc in [false, true] {
+            let want = run(
+                Reference(reference),
+                enc,
+                &key[..key_len],
+                &iv,
+                &data,
+                LAYOUTS[1],
+            )?;
+            let want = check_ok!(want);
+            for may_sleep in [false, true] {
+                let mut tfm = check_ok!(Tfm::new(drv));
+                check!(tfm.set_key(&key[..key_len]).is_ok());
+                let mut buf = vec_of(&data)?;
+                let counter = CallCounter::sections()?;
+                {
+                    let mut req = check_ok!(tfm.request(&mut buf, None, &iv, &[usize::MAX]));
+                    req.set_may_sleep(may_sleep);
+                    check!(if enc { req.encrypt() } else { req.decrypt() }.is_ok());
+                }
+                let sections = counter.count();
+                drop(counter);
+                if sections < MIB / PAGE {
+                    kernel::pr_err!(
+                        "    # {:?}: {} NEON sections for 1 MiB (encrypt: {}, may sleep: {})\n",
+                        drv,
+                        sections,
+                        enc,
+                        may_sleep
+                    );
+                    return Err(fail("fewer NEON sections than pages"));
+                }
+                check!(buf[..] == want.0[..]);
             }
-            let sections = counter.count();
-            drop(counter);
-            if sections < MIB / PAGE {
-                kernel::pr_err!(
-                    "    # {:?}: {} NEON sections for 1 MiB (may sleep: {})\n",
-                    drv,
-                    sections,
-                    may_sleep
-                );
-                return Err(fail("fewer NEON sections than pages"));
-            }
-            check!(buf[..] == want.0[..]);
         }
     }
     // One block, one section.
     let mut tfm = check_ok!(Tfm::new(B.ecb));
     check!(tfm.set_key(&key[..16]).is_ok());
     let mut block = vec_of(&data[..16])?;
-    let counter = SectionCounter::start()?;
+    let counter = CallCounter::sections()?;
     check!(tfm
         .encrypt(&mut block, None, &mut [], &[usize::MAX])
         .is_ok());
