@@ -209,11 +209,70 @@
 	.endr
 	.endm
 
+	/*
+	 * One round on the eight blocks for the tbx variant, which in-order cores run: the
+	 * two 4-block groups interleaved instruction by instruction, so that each waits on
+	 * its own chain while the other issues. v10-v12 and v13-v15 are the groups' scratch
+	 * (S-box index, B, the parts of L), which leaves no register for the rotation
+	 * tables: the byte rotations of L are shift pairs here (ROL8/ROL24 are overwritten).
+	 */
+	.macro	round8_tbx_interleaved, a0, a1, a2, a3, b0, b1, b2, b3
+	ld1r	{ROUNDKEY.4s}, [RKP], #4
+	eor	v10.16b, \a1\().16b, \a2\().16b
+	eor	v13.16b, \b1\().16b, \b2\().16b
+	eor	v10.16b, v10.16b, ROUNDKEY.16b
+	eor	v13.16b, v13.16b, ROUNDKEY.16b
+	eor	v10.16b, v10.16b, \a3\().16b
+	eor	v13.16b, v13.16b, \b3\().16b
+	tbl	v11.16b, {v16.16b-v19.16b}, v10.16b
+	tbl	v14.16b, {v16.16b-v19.16b}, v13.16b
+	sub	v10.16b, v10.16b, C64.16b
+	sub	v13.16b, v13.16b, C64.16b
+	tbx	v11.16b, {v20.16b-v23.16b}, v10.16b
+	tbx	v14.16b, {v20.16b-v23.16b}, v13.16b
+	sub	v10.16b, v10.16b, C64.16b
+	sub	v13.16b, v13.16b, C64.16b
+	tbx	v11.16b, {v24.16b-v27.16b}, v10.16b
+	tbx	v14.16b, {v24.16b-v27.16b}, v13.16b
+	sub	v10.16b, v10.16b, C64.16b
+	sub	v13.16b, v13.16b, C64.16b
+	tbx	v11.16b, {v28.16b-v31.16b}, v10.16b
+	tbx	v14.16b, {v28.16b-v31.16b}, v13.16b
+	rev32	v12.8h, v11.8h
+	rev32	v15.8h, v14.8h
+	shl	v10.4s, v11.4s, #8
+	shl	v13.4s, v14.4s, #8
+	eor	v12.16b, v12.16b, v11.16b
+	eor	v15.16b, v15.16b, v14.16b
+	sri	v10.4s, v11.4s, #24
+	sri	v13.4s, v14.4s, #24
+	eor	\a0\().16b, \a0\().16b, v11.16b
+	eor	\b0\().16b, \b0\().16b, v14.16b
+	eor	v12.16b, v12.16b, v10.16b
+	eor	v15.16b, v15.16b, v13.16b
+	shl	v10.4s, v11.4s, #24
+	shl	v13.4s, v14.4s, #24
+	sri	v10.4s, v11.4s, #8
+	sri	v13.4s, v14.4s, #8
+	shl	v11.4s, v12.4s, #2
+	shl	v14.4s, v15.4s, #2
+	eor	\a0\().16b, \a0\().16b, v10.16b
+	eor	\b0\().16b, \b0\().16b, v13.16b
+	sri	v11.4s, v12.4s, #30
+	sri	v14.4s, v15.4s, #30
+	eor	\a0\().16b, \a0\().16b, v11.16b
+	eor	\b0\().16b, \b0\().16b, v14.16b
+	.endm
+
 	/* One round on the eight blocks, with the next round key. */
 	.macro	round8, v, a0, a1, a2, a3, b0, b1, b2, b3
+	.ifc	\v, tbx
+	round8_tbx_interleaved \a0, \a1, \a2, \a3, \b0, \b1, \b2, \b3
+	.else
 	ld1r	{ROUNDKEY.4s}, [RKP], #4
 	round4blk \v, \a0, \a1, \a2, \a3
 	round4blk \v, \b0, \b1, \b2, \b3
+	.endif
 	.endm
 
 	/* Four rounds: the words rotate through the registers and come back in place. */
