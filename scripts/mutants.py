@@ -56,6 +56,8 @@ MUTANTS = [
      "\torr\tv0.16b, v0.16b, v16.16b\n", "sm4_ce_mac.*"),
     ("neon-sbox-quarter", "sm4_neon_core.S", "tbx\tv13.16b, {v24.16b-v27.16b}, v12.16b",
      "tbx\tv13.16b, {v28.16b-v31.16b}, v12.16b", "sm4_neon_variants.*"),
+    ("neon-tbx-interleaved", "sm4_neon_core.S", "tbx\tv14.16b, {v24.16b-v27.16b}, v13.16b",
+     "tbx\tv14.16b, {v28.16b-v31.16b}, v13.16b", "sm4_neon_variants.*"),
     ("neon-tbl-quarter", "sm4_neon_core.S", "tbl\tv15.16b, {v24.16b-v27.16b}, v12.16b",
      "tbl\tv15.16b, {v28.16b-v31.16b}, v12.16b", "sm4_neon_variants.*"),
     ("neon-aese-map", "sm4_neon_core.S", "0x3e, 0xb2, 0x0e, 0x82", "0x3f, 0xb2, 0x0e, 0x82",
