@@ -1,23 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * SM4 (GB/T 32907-2016) with plain NEON (ASIMD), for CPUs without the SM4 instructions:
- * the block core of sm4_neon_glue.rs. Called only inside a kernel-mode NEON section.
+ * the block core of sm4_neon_glue.rs. Called only inside a kernel-mode NEON section. No
+ * memory access and no branch depends on the key or the data: the S-box is always done in
+ * registers.
  *
- * Eight blocks are done at once, transposed: `ld4` puts word j of four blocks in the four
- * lanes of one register, so X0..X3 of blocks 0-3 are v0-v3 and of blocks 4-7 v4-v7, and a
- * round is the same few instructions on every lane. The S-box is held whole in v16-v31
- * (256 bytes) and looked up with one `tbl` and three `tbx` over its 64-byte quarters (the
- * index minus 64 each time; an out-of-range index leaves the byte alone), so there is no
- * memory access, and no branch, that depends on the key or the data. (This is three
- * instructions fewer per lookup than four `tbl` ORed together, at about the same cycles on
- * a Cortex-A72, the kind of CPU this driver is for.) The linear transform
+ * The batches: eight blocks at once, transposed: `ld4` puts word j of four blocks in the
+ * four lanes of one register, so X0..X3 of blocks 0-3 are v0-v3 and of blocks 4-7 v4-v7,
+ * and a round is the same few instructions on every lane. The S-box in one of three ways
+ * (sbox_tbx, sbox_tbl, sbox_aese below; the glue picks one per CPU). The linear transform
  * is L(B) = B ^ rol(B, 24) ^ rol(B ^ rol(B, 8) ^ rol(B, 16), 2), with the byte rotations
- * done by `tbl`/`rev32` and the 2-bit one by `shl` + `sri`.
+ * done by `tbl`/`rev32` (shift pairs in the interleaved tbx round) and the 2-bit one by
+ * `shl` + `sri`.
  *
- * Registers (AAPCS64): x0-x6 arguments, x9 scratch, x10 the round key pointer; v0-v7 the
- * state, v8 the round key (all lanes), v9 the constant 64, v10/v11 the rol-8/rol-24 byte
- * permutations, v12-v15 scratch (v8-v15 are callee-saved: their low halves are spilled),
- * v16-v31 the S-box.
+ * The serial routines (CBC and CFB encryption, the key schedule): one block at a time in
+ * lane 0 of v0-v3 (the other lanes computed and ignored), the S-box as four `tbl`.
+ *
+ * Registers (AAPCS64; v8-v15 are callee-saved: every routine spills their low halves):
+ * x0-x6 arguments, x9 scratch, x10 the round key pointer; v0-v7 the state; v8 the round
+ * key (all lanes); v12-v15 scratch. tbx and tbl variants: v9 the constant 64, v10/v11 the
+ * rol-8/rol-24 byte permutations (in the interleaved tbx round v10-v15 are the two groups'
+ * scratch instead), v16-v31 the S-box. aese variant: v9 0x0f, v16-v19 the nibble tables of
+ * the two affine maps, v22-v25 the byte permutations. Serial routines: as tbx, and v4/v5
+ * the constants 128 and 192; the key schedule: x1/x2 the output pointers (x2 stepping back
+ * by x9 = -4), x5 the CK pointer.
  */
 
 #include <linux/export.h>

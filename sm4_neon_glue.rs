@@ -4,8 +4,10 @@
 //!
 //! Registers the skciphers `ecb(sm4)`, `cbc(sm4)` and `ctr(sm4)` (and, as the mode layer
 //! gives them for free, `cts(cbc(sm4))` and `xts(sm4)`; with `CRYPTO_SM4_RUST_CFB`, always out
-//! of tree, `cfb(sm4)`) as `<mode>-sm4-neon`, priority 200. The block work is `sm4_neon_core.S`: eight blocks at a time with the S-box
-//! in registers (`tbl`/`tbx`), so nothing depends on secret data for its timing. The modes
+//! of tree, `cfb(sm4)`) as `<mode>-sm4-neon`, priority 200. The block work is
+//! `sm4_neon_core.S`: eight blocks at a time with the S-box in registers, in the variant
+//! that suits the CPU ([`Variant`]; the parameter `impl` forces one), so nothing depends on
+//! secret data for its timing. The modes
 //! are `lib/modes.rs`, shared with the Crypto Extensions driver.
 //!
 //! Constant time: no memory access or branch depends on the key or the data.
@@ -241,8 +243,11 @@ impl Variant {
     fn for_cpu(midr: u32, aes: bool) -> Variant {
         let implementer = midr >> 24;
         let part = (midr >> 4) & 0xfff;
-        // Arm's in-order cores: Cortex-A35, A53, A55, A510, A520.
-        let in_order = implementer == 0x41 && matches!(part, 0xd04 | 0xd03 | 0xd05 | 0xd46 | 0xd80);
+        // In-order cores: Arm's Cortex-A35, A53, A55, A510, A520, and Qualcomm's Kryo
+        // 2xx/3xx/4xx Silver (A53/A55 derivatives).
+        let in_order = (implementer == 0x41
+            && matches!(part, 0xd04 | 0xd03 | 0xd05 | 0xd46 | 0xd80))
+            || (implementer == 0x51 && matches!(part, 0x801 | 0x803 | 0x805));
         // HiSilicon TSV110 (Kunpeng 920).
         let tsv110 = implementer == 0x48 && part == 0xd01;
         if in_order {
@@ -259,7 +264,8 @@ impl Variant {
     /// The variant to use in the section `neon`: the one forced (by the module parameter,
     /// or a test), else the one for this CPU. AESE only where the CPUs have it.
     fn current(neon: &Neon) -> Variant {
-        // SAFETY: a word of `sm4_neon_core.S`, only accessed atomically.
+        // SAFETY: `sm4rs_neon_impl` is a 4-byte, 4-byte-aligned `.long` of
+        // `sm4_neon_core.S` (the layout of an `AtomicU32`), only accessed atomically.
         let forced = unsafe { &asm::sm4rs_neon_impl }.load(Ordering::Relaxed);
         let aes = simd::cpu_has_aes();
         match Variant::ALL.iter().find(|v| **v as u32 == forced) {
@@ -646,14 +652,10 @@ impl kernel::Module for Sm4NeonModule {
             return Err(ENODEV);
         }
         let forced = forced_variant()?;
-        // SAFETY: a word of `sm4_neon_core.S`, only accessed atomically.
+        // SAFETY: as in `Variant::current`.
         unsafe { &asm::sm4rs_neon_impl }.store(forced.map_or(0, |v| v as u32), Ordering::Relaxed);
         match forced {
-            Some(v) => pr_info!(
-                "parallel modes with the {:?} S-box (impl={:?})\n",
-                v.name(),
-                v.name()
-            ),
+            Some(v) => pr_info!("parallel modes with the S-box impl={:?}\n", v.name()),
             None => pr_info!(
                 "parallel modes with the S-box for each CPU (impl=auto; AES instructions: {})\n",
                 if simd::cpu_has_aes() { "yes" } else { "no" }

@@ -4,7 +4,7 @@
 //!
 //! C header: [`include/linux/moduleparam.h`](srctree/include/linux/moduleparam.h).
 //!
-//! Linux 6.12's `module!` has no parameters, so [`str_param!`] declares one as C's
+//! Linux 6.12's `module!` has no parameters, so [`str_param!`] declares one much as C's
 //! `module_param(name, charp, 0444)` does: a `struct kernel_param` in the `__param` section
 //! whose `param_ops_charp` the kernel calls while it parses the module's arguments (or, built
 //! in, the command line's `<module>.<name>=`), before the module's `init`.
@@ -64,11 +64,12 @@ pub struct Param(bindings::kernel_param);
 unsafe impl Sync for Param {}
 
 impl Param {
-    /// A read-only (0444) string parameter named `name` (NUL-terminated) whose value the
-    /// kernel sets in `value`, as C's `module_param(name, charp, 0444)`.
-    pub const fn charp(name: &'static str, value: &'static StrValue) -> Self {
+    /// A read-only (0444) string parameter named `name` whose value the kernel sets in
+    /// `value`, as C's `module_param(name, charp, 0444)` (without the module pointer, which
+    /// the kernel uses for array parameters only).
+    pub const fn charp(name: &'static CStr, value: &'static StrValue) -> Self {
         Self(bindings::kernel_param {
-            name: name.as_ptr().cast(),
+            name: name.as_ptr(),
             mod_: core::ptr::null_mut(),
             ops: &raw const bindings::param_ops_charp,
             perm: 0o444,
@@ -116,9 +117,14 @@ macro_rules! str_param {
             } else {
                 concat!($module, ".", $name, "\0")
             };
+            const NAME_C: &core::ffi::CStr =
+                match core::ffi::CStr::from_bytes_with_nul(NAME.as_bytes()) {
+                    Ok(n) => n,
+                    Err(_) => panic!("parameter name"),
+                };
             #[used]
             #[link_section = "__param"]
-            static PARAM: Param = Param::charp(NAME, &$value);
+            static PARAM: Param = Param::charp(NAME_C, &$value);
             const PARMTYPE: &str = concat!("parmtype=", $name, ":charp\0");
             const PARM: &str = concat!("parm=", $name, ":", $desc, "\0");
             #[cfg(MODULE)]

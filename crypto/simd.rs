@@ -167,9 +167,10 @@ pub fn cpu_has_aes() -> bool {
     unsafe { bindings::cpu_have_feature(bindings::SM4RS_CONST_KERNEL_HWCAP_AES) }
 }
 
-/// The `MIDR_EL1` of the CPU that runs the section `_neon` (which cannot migrate while it is
-/// open): the implementer (bits 31-24) and part number (bits 15-4), for drivers that pick
-/// the code that suits the CPU (big.LITTLE systems mix parts).
+/// The `MIDR_EL1` of the CPU running the section `_neon`: the implementer (bits 31-24) and
+/// part number (bits 15-4), for drivers that pick the code that suits the CPU (big.LITTLE
+/// systems mix parts). A hint only: a section in task context may be preempted and resumed
+/// on another CPU (Linux 6.8 on), so the choice must not matter for correctness.
 pub fn cpu_midr(_neon: &Neon) -> u32 {
     // SAFETY: reads this CPU's identification register.
     unsafe { bindings::sm4rs_cpu_midr() }

@@ -28,7 +28,10 @@ pub struct Sbox(pub [u8; 256]);
 /// The S-box, GB/T 32907-2016 section 6.2 (table 1). The only table indexed by secret data
 /// in this file (the scalar block function and key schedule look it up; the NEON and SM4E
 /// cores hold it in registers or do not use it).
-pub static SBOX: Sbox = Sbox([
+pub static SBOX: Sbox = Sbox(SBOX_BYTES);
+
+/// The bytes of [`SBOX`], for constants computed from them.
+const SBOX_BYTES: [u8; 256] = [
     0xd6, 0x90, 0xe9, 0xfe, 0xcc, 0xe1, 0x3d, 0xb7, 0x16, 0xb6, 0x14, 0xc2, 0x28, 0xfb, 0x2c, 0x05,
     0x2b, 0x67, 0x9a, 0x76, 0x2a, 0xbe, 0x04, 0xc3, 0xaa, 0x44, 0x13, 0x26, 0x49, 0x86, 0x06, 0x99,
     0x9c, 0x42, 0x50, 0xf4, 0x91, 0xef, 0x98, 0x7a, 0x33, 0x54, 0x0b, 0x43, 0xed, 0xcf, 0xac, 0x62,
@@ -45,7 +48,7 @@ pub static SBOX: Sbox = Sbox([
     0x0a, 0xc1, 0x31, 0x88, 0xa5, 0xcd, 0x7b, 0xbd, 0x2d, 0x74, 0xd0, 0x12, 0xb8, 0xe5, 0xb4, 0xb0,
     0x89, 0x69, 0x97, 0x4a, 0x0c, 0x96, 0x77, 0x7e, 0x65, 0xb9, 0xf1, 0x09, 0xc5, 0x6e, 0xc6, 0x84,
     0x18, 0xf0, 0x7d, 0xec, 0x3a, 0xdc, 0x4d, 0x20, 0x79, 0xee, 0x5f, 0x3e, 0xd7, 0xcb, 0x39, 0x48,
-]);
+];
 
 impl Sbox {
     /// The table's first byte, for assembly routines that load it whole.
@@ -58,21 +61,36 @@ impl Sbox {
 /// (64 bytes; a CPU with larger lines is covered as well).
 const LINE: usize = 64;
 
+/// The XOR of the bytes [`touch_sbox`] reads, known to the compiler.
+const TOUCHED: u8 = {
+    let mut acc = 0u8;
+    let mut i = 0;
+    while i < SBOX_BYTES.len() {
+        acc ^= SBOX_BYTES[i];
+        i += LINE;
+    }
+    acc
+};
+
 /// Reads one byte of every cache line of [`SBOX`], so that the lookups that follow find
 /// all of it in the cache whatever their indices: a block's or key's timing then does not
 /// depend on which lines its secret indices select (as the kernel's AES library does for its
 /// tables). Called before every block and every key schedule.
+///
+/// Returns zero, which the compiler cannot know: the caller XORs it into a word the first
+/// lookup's index depends on, so that no lookup can be issued before the reads have
+/// completed, even out of order.
 #[inline(always)]
-fn touch_sbox() {
+fn touch_sbox() -> u32 {
     let mut acc = 0u8;
     let mut i = 0;
     while i < SBOX.0.len() {
         // SAFETY: `i < 256`: an in-bounds, aligned read of a `u8` of a static. Volatile so
-        // that the compiler keeps the read although its value is not used for the result.
-        acc |= unsafe { core::ptr::read_volatile(&SBOX.0[i]) };
+        // that the compiler neither drops nor moves it, nor knows its value.
+        acc ^= unsafe { core::ptr::read_volatile(&SBOX.0[i]) };
         i += LINE;
     }
-    core::hint::black_box(acc);
+    u32::from(acc ^ TOUCHED)
 }
 
 /// System parameter FK, GB/T 32907-2016 section 7.3.
@@ -149,12 +167,14 @@ impl RoundKeys {
 
     /// Expands a 128-bit key into these encryption round keys, in place.
     pub fn expand_into(&mut self, key: &[u8; KEY_SIZE]) {
-        touch_sbox();
+        let zero = touch_sbox();
         let mut k = [0u32; 4];
         for (i, w) in k.iter_mut().enumerate() {
             *w = u32::from_be_bytes([key[4 * i], key[4 * i + 1], key[4 * i + 2], key[4 * i + 3]])
                 ^ FK[i];
         }
+        // The first lookup's index depends on K1: after the S-box's lines are in.
+        k[1] ^= zero;
         for (i, r) in self.0.iter_mut().enumerate() {
             let next = k[0] ^ t_key(k[1] ^ k[2] ^ k[3] ^ CK[i]);
             *r = next;
@@ -188,11 +208,12 @@ impl RoundKeys {
     /// Runs the 32 rounds over one block in place (encrypts with an encryption schedule,
     /// decrypts with a reversed one).
     pub fn crypt_block(&self, block: &mut Block) {
-        touch_sbox();
+        let zero = touch_sbox();
         let v = u128::from_be_bytes(*block);
         let (mut x0, mut x1, mut x2, mut x3) = (
             (v >> 96) as u32,
-            (v >> 64) as u32,
+            // The first lookup's index depends on X1: after the S-box's lines are in.
+            (v >> 64) as u32 ^ zero,
             (v >> 32) as u32,
             v as u32,
         );

@@ -131,7 +131,7 @@ def main():
     ok = True
     rs = open(os.path.join(REPO, "lib/sm4.rs")).read()
     sbox = [int(v, 16) for v in re.findall(r"0x([0-9a-f]{2})",
-                                           re.search(r"SBOX: Sbox = Sbox\(\[(.*?)\]\)", rs, re.S).group(1))]
+                                           re.search(r"SBOX_BYTES: \[u8; 256\] = \[(.*?)\];", rs, re.S).group(1))]
     if sbox != sm4:
         print("FAIL: the derived S-box is not lib/sm4.rs's")
         ok = False

@@ -319,7 +319,9 @@ mod neon {
     /// Suite `sm4_neon_variants`: each way the NEON core does the S-box (tbx, tbl, aese),
     /// forced in turn whatever the CPU would pick, through the modes that use the batch
     /// routines, against the oracle; kprobes on the routines show that the forced variant,
-    /// and only it, ran.
+    /// and only it, ran. (It reaches `sm4-neon`'s switch with `__symbol_get()` and
+    /// `__symbol_put()`, which kernels without module unloading lack.)
+    #[cfg(CONFIG_MODULE_UNLOAD)]
     mod variants {
         use super::*;
         use core::sync::atomic::AtomicU32;
