@@ -3,7 +3,8 @@
 # -ENODEV, quietly, and leaves nothing registered; sm4-neon serves ECB/CBC/CFB/CTR (and
 # CTS/XTS), passes testmgr's extended self-tests and its KUnit suite, and tcrypt mode 218
 # completes. All fscrypt and LUKS2 data of test-max (sm4-ce) and test-generic (templates)
-# reads back; AF_ALG users keep getting right results while sm4-neon is unloaded and loaded.
+# reads back; AF_ALG users keep getting right results while sm4-neon is unloaded and loaded;
+# the module parameter impl refuses a wrong name and forces a variant.
 
 NEON_DRIVERS="ecb-sm4-neon cbc-sm4-neon ctr-sm4-neon cts-cbc-sm4-neon xts-sm4-neon"
 
@@ -48,6 +49,30 @@ if load_ours sm4-neon && load_ours sm4_kunit; then
 	check_unload_under_load "$(load_secs)" unload-under-load sm4-neon
 	rmmod sm4_kunit
 	check_unload_held sm4-neon "xts(sm4)" $XTS_KEY
+	# The parameter impl: a name that is no variant is refused, with the reason; a forced
+	# variant loads and serves (KUnit's sm4_neon_variants checks what each computes).
+	grep -q '^sm4_neon ' /proc/modules && rmmod sm4_neon
+	klog_new >/dev/null
+	if insmod /lib/modules/sm4rs/sm4-neon.ko impl=bogus 2>/tmp/err; then
+		fail "param.impl-refused" "loaded with impl=bogus"
+		rmmod sm4_neon
+	elif grep -q "Invalid argument" /tmp/err && klog_new | grep -q 'impl="bogus": not one of'; then
+		pass "param.impl-refused"
+	else
+		fail "param.impl-refused" "$(cat /tmp/err)"
+	fi
+	if insmod /lib/modules/sm4rs/sm4-neon.ko impl=tbl 2>/tmp/err; then
+		if klog_new | grep -q 'S-box impl="tbl"' &&
+			[ "$(cat /sys/module/sm4_neon/parameters/impl)" = tbl ]; then
+			pass "param.impl-forced"
+		else
+			fail "param.impl-forced" "no load message, or the parameter is not tbl"
+		fi
+		check_served "param.impl-forced.served" "xts(sm4)" "xts-sm4-neon"
+		rmmod sm4_neon
+	else
+		fail "param.impl-forced" "$(cat /tmp/err)"
+	fi
 	# All the clients' data reads back with sm4-neon (loaded again).
 	if ! have_client_disks; then
 		fail "clients.disks" "no /dev/vdb and /dev/vdc"
