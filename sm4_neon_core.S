@@ -482,6 +482,7 @@ SYM_FUNC_START(sm4rs_neon_cbc_enc)
 	ret
 SYM_FUNC_END(sm4rs_neon_cbc_enc)
 
+#ifdef CONFIG_CRYPTO_SM4_RUST_CFB
 /*
  * void sm4rs_neon_cfb_enc(const u32 rk[32], u8 *dst, const u8 *src, unsigned int nblocks,
  *			   const u8 sbox[256], u8 iv[16]);
@@ -522,6 +523,7 @@ SYM_FUNC_START(sm4rs_neon_cfb_enc)
 .Lcfb_ret:
 	ret
 SYM_FUNC_END(sm4rs_neon_cfb_enc)
+#endif /* CONFIG_CRYPTO_SM4_RUST_CFB */
 
 	/*
 	 * One round of the key schedule (lane 0): \k0 ^= L'(S(\k1 ^ \k2 ^ \k3 ^ CK[i])),

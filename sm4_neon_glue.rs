@@ -133,6 +133,7 @@ mod asm {
             sbox: *const u8,
             iv: *mut u8,
         );
+        #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
         pub(super) fn sm4rs_neon_cfb_enc(
             rk: *const u32,
             dst: *mut u8,

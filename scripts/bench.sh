@@ -140,8 +140,11 @@ echo
 echo "SM4 without SM4E (NEON), same models, cycles per byte"
 echo "(upstream: Linux $lane arch/arm64/crypto/sm4-neon-core.S, its round loop only)"
 printf '%-12s %6s %6s %6s %9s %5s %7s %7s %7s\n' cpu tbx tbl aese upstream pick target ratio serial
+# Cycles per byte of row $1, side $2.
+cpb() {
+	awk -v r="$1" -v s="$2" '$1 == r && $2 == s {printf "%.2f", $3 / 16}' "$tmp/out"
+}
 for cpu in $NEON_CPUS; do
-	cpb() { awk -v r="$1" -v s="$2" '$1 == r && $2 == s {printf "%.2f", $3 / 16}' "$tmp/out"; }
 	tbx=$(cpb "NEON-$cpu" tbx) tbl=$(cpb "NEON-$cpu" tbl) aese=$(cpb "NEON-$cpu" aese)
 	up=$(cpb "NEON-$cpu" upstream) ser=$(cpb "SERIAL-$cpu" ours)
 	case $cpu in
