@@ -474,7 +474,8 @@ def patch4():
     files = {}
     for src, dst in DRIVERS.items():
         files[dst] = to_driver(rd(os.path.join(REPO, src)))
-    files["arch/arm64/crypto/sm4_ce_core.S"] = to_asm(rd(os.path.join(REPO, "sm4_ce_core.S")))
+    for n in ("sm4_ce_core.S", "sm4_neon_core.S"):
+        files[f"arch/arm64/crypto/{n}"] = to_asm(rd(os.path.join(REPO, n)))
     files["crypto/Kconfig"] = apply_kconfig("crypto/Kconfig", CUR["crypto/Kconfig"], 3)
     return {p: t for p, t in files.items() if CUR.get(p) != t}
 
