@@ -33,7 +33,7 @@ impl StrValue {
     /// A value that is `default` until the kernel sets it.
     pub const fn new(default: &'static CStr) -> Self {
         // INVARIANT: a static NUL-terminated string.
-        Self(UnsafeCell::new(default.as_ptr().cast_mut()))
+        Self(UnsafeCell::new(super::c_str_ptr(default).cast_mut()))
     }
 
     /// The pointer the kernel sets, for the parameter's description.
@@ -49,9 +49,20 @@ impl StrValue {
         if p.is_null() {
             return c"";
         }
+        let mut len = 0;
         // SAFETY: a NUL-terminated string that lives as long as the module (the type
-        // invariants).
-        unsafe { CStr::from_ptr(p) }
+        // invariants): every byte up to its NUL can be read.
+        while unsafe { *p.add(len) } != 0 {
+            len += 1;
+        }
+        // SAFETY: the `len` bytes before the NUL and the NUL itself, as above; no NUL
+        // among the first `len`.
+        unsafe {
+            CStr::from_bytes_with_nul_unchecked(core::slice::from_raw_parts(
+                p.cast::<u8>(),
+                len + 1,
+            ))
+        }
     }
 }
 
@@ -69,7 +80,7 @@ impl Param {
     /// the kernel uses for array parameters only).
     pub const fn charp(name: &'static CStr, value: &'static StrValue) -> Self {
         Self(bindings::kernel_param {
-            name: name.as_ptr(),
+            name: super::c_str_ptr(name),
             mod_: core::ptr::null_mut(),
             ops: &raw const bindings::param_ops_charp,
             perm: 0o444,

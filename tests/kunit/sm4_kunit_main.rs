@@ -337,7 +337,8 @@ mod neon {
             fn new(v: u32) -> Result<Self, Failure> {
                 // SAFETY: looks an exported symbol up by its NUL-terminated name and takes a
                 // reference on its module, dropped in `drop`.
-                let p = unsafe { bindings::__symbol_get(c"sm4rs_neon_impl".as_ptr()) };
+                let p =
+                    unsafe { bindings::__symbol_get(crate::crypto::c_str_ptr(c"sm4rs_neon_impl")) };
                 if p.is_null() {
                     return Err(fail("sm4-neon does not export sm4rs_neon_impl"));
                 }
@@ -354,7 +355,7 @@ mod neon {
                 // SAFETY: as in `new`; the reference is still held.
                 unsafe { &*self.var }.store(self.old, Ordering::Relaxed);
                 // SAFETY: drops the reference `__symbol_get` took (a data symbol: by name).
-                unsafe { bindings::__symbol_put(c"sm4rs_neon_impl".as_ptr()) };
+                unsafe { bindings::__symbol_put(crate::crypto::c_str_ptr(c"sm4rs_neon_impl")) };
             }
         }
 
