@@ -4,9 +4,10 @@
 //!
 //! Registers the `sm4` cipher as `sm4-ce` (priority 300) and the skciphers `ecb(sm4)`,
 //! `cbc(sm4)`, `ctr(sm4)`, `cts(cbc(sm4))`, `xts(sm4)` (and, with `CRYPTO_SM4_RUST_CFB`,
-//! always out of tree, `cfb(sm4)`) as `<mode>-sm4-ce` (priority 400), and the MACs `cmac(sm4)`, `xcbc(sm4)` and `cbcmac(sm4)` as `<mac>-sm4-ce`
-//! (priority 400). The block work is done by `sm4_ce_core.S`; the modes are `lib/modes.rs`,
-//! the MACs `lib/mac.rs`. Loads only on CPUs with the SM4 instructions.
+//! always out of tree, `cfb(sm4)`) as `<mode>-sm4-ce` (priority 400), and the MACs
+//! `cmac(sm4)`, `xcbc(sm4)` and `cbcmac(sm4)` as `<mac>-sm4-ce` (priority 400). The block
+//! work is done by `sm4_ce_core.S`; the modes are `lib/modes.rs`, the MACs `lib/mac.rs`.
+//! Loads only on CPUs with the SM4 instructions.
 //!
 //! `sm4_ce_core.S` also exports upstream's C interface of this module (`sm4_ce_expand_key`,
 //! `sm4_ce_crypt_block`, `sm4_ce_cbc_enc`), which the `sm4-ce-gcm` and `sm4-ce-ccm` modules
