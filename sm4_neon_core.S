@@ -17,7 +17,8 @@
  * lane 0 of v0-v3 (the other lanes computed and ignored), the S-box as four `tbl`.
  *
  * Registers (AAPCS64; v8-v15 are callee-saved: every routine spills their low halves):
- * x0-x6 arguments, x9 scratch, x10 the round key pointer; v0-v7 the state; v8 the round
+ * x0-x6 arguments, x9 scratch, x10 the round key pointer, x11/x12 cryptn's block count
+ * and round loop; v0-v7 the state; v8 the round
  * key (all lanes); v12-v15 scratch. tbx and tbl variants: v9 the constant 64, v10/v11 the
  * rol-8/rol-24 byte permutations (in the interleaved tbx round v10-v15 are the two groups'
  * scratch instead), v16-v31 the S-box. aese variant: v9 0x0f, v16-v19 the nibble tables of
@@ -42,6 +43,8 @@
 	PRE	.req	x5	/* const u8 *pre: XORed into the input, or NULL */
 	POST	.req	x6	/* const u8 *post: XORed into the output, or NULL */
 	RKP	.req	x10	/* the next round key */
+	COUNT	.req	w11	/* cryptn: the blocks of the group being loaded or stored */
+	LOOPS	.req	w12	/* cryptn: the 4-round steps left */
 
 	ROUNDKEY .req	v8
 	C64	.req	v9
@@ -366,6 +369,74 @@
 	st4	{v12.4s-v15.4s}, [DST], #64
 	.endm
 
+	/*
+	 * \x0-\x3 from COUNT (1 to 4) blocks at \p, which advances past them: block i in
+	 * lane i (word j of it in \xj), the other lanes left as they were. Four blocks
+	 * are one `ld4`; fewer, one `ld4` of a lane each, so nothing after them is read.
+	 */
+	.macro	ld4n, x0, x1, x2, x3, p
+	cmp	COUNT, #4
+	b.lo	.Lld4n_part_\@
+	ld4	{\x0\().4s-\x3\().4s}, [\p], #64
+	b	.Lld4n_done_\@
+.Lld4n_part_\@:
+	ld4	{\x0\().s-\x3\().s}[0], [\p], #16
+	cmp	COUNT, #2
+	b.lo	.Lld4n_done_\@
+	ld4	{\x0\().s-\x3\().s}[1], [\p], #16
+	b.eq	.Lld4n_done_\@
+	ld4	{\x0\().s-\x3\().s}[2], [\p], #16
+.Lld4n_done_\@:
+	.endm
+
+	/* The stores of ld4n: lanes 0 to COUNT - 1 of \x0-\x3 as COUNT blocks at \p. */
+	.macro	st4n, x0, x1, x2, x3, p
+	cmp	COUNT, #4
+	b.lo	.Lst4n_part_\@
+	st4	{\x0\().4s-\x3\().4s}, [\p], #64
+	b	.Lst4n_done_\@
+.Lst4n_part_\@:
+	st4	{\x0\().s-\x3\().s}[0], [\p], #16
+	cmp	COUNT, #2
+	b.lo	.Lst4n_done_\@
+	st4	{\x0\().s-\x3\().s}[1], [\p], #16
+	b.eq	.Lst4n_done_\@
+	st4	{\x0\().s-\x3\().s}[2], [\p], #16
+.Lst4n_done_\@:
+	.endm
+
+	/* load4 for COUNT (1 to 4) blocks. */
+	.macro	load4n, x0, x1, x2, x3, t0, t1, t2, t3
+	ld4n	\x0, \x1, \x2, \x3, SRC
+	cbz	PRE, .Lload4n_\@
+	ld4n	\t0, \t1, \t2, \t3, PRE
+	eor	\x0\().16b, \x0\().16b, \t0\().16b
+	eor	\x1\().16b, \x1\().16b, \t1\().16b
+	eor	\x2\().16b, \x2\().16b, \t2\().16b
+	eor	\x3\().16b, \x3\().16b, \t3\().16b
+.Lload4n_\@:
+	rev32	\x0\().16b, \x0\().16b
+	rev32	\x1\().16b, \x1\().16b
+	rev32	\x2\().16b, \x2\().16b
+	rev32	\x3\().16b, \x3\().16b
+	.endm
+
+	/* store4 for COUNT (1 to 4) blocks. */
+	.macro	store4n, x0, x1, x2, x3
+	rev32	v12.16b, \x3\().16b
+	rev32	v13.16b, \x2\().16b
+	rev32	v14.16b, \x1\().16b
+	rev32	v15.16b, \x0\().16b
+	cbz	POST, .Lstore4n_\@
+	ld4n	\x0, \x1, \x2, \x3, POST
+	eor	v12.16b, v12.16b, \x0\().16b
+	eor	v13.16b, v13.16b, \x1\().16b
+	eor	v14.16b, v14.16b, \x2\().16b
+	eor	v15.16b, v15.16b, \x3\().16b
+.Lstore4n_\@:
+	st4n	v12, v13, v14, v15, DST
+	.endm
+
 /*
  * The routines of the batches, one pair for each way of doing the S-box (\v: tbx, tbl,
  * aese):
@@ -381,28 +452,45 @@
  * CBC/CFB decryption with the shifted ciphertext as post. dst may be src, pre or post.
  * (The aese variant does not read sbox.)
  *
- * void sm4rs_neon_crypt4_\v(const u32 rk[32], u8 *dst, const u8 *src, const u8 sbox[256],
- *			     const u8 *pre, const u8 *post);
+ * void sm4rs_neon_cryptn_\v(const u32 rk[32], u8 *dst, const u8 *src,
+ *			     unsigned int nblocks, const u8 sbox[256], const u8 *pre,
+ *			     const u8 *post);
  *
- * Exactly 4 blocks, half the work of a batch of 8, for short requests:
- * dst = E(src ^ pre) ^ post, as above.
+ * The same for 1 to 8 blocks (nblocks: short requests and the tail of long ones), each
+ * read and written where it is, nothing beyond them: 1-4 blocks as one group of four
+ * lanes (half the work of a batch), 5-8 as two. The rounds are a loop here (8 times 4
+ * rounds), not unrolled as in the batches.
  */
 	.macro	crypt_funcs, v
-SYM_FUNC_START(sm4rs_neon_crypt4_\v)
+SYM_FUNC_START(sm4rs_neon_cryptn_\v)
 	save_v8_v15
-	mov	POST, x5			/* the arguments to where crypt8 has them */
-	mov	PRE, x4
-	mov	SBOX, x3
 	load_consts_var \v
-	load4	v0, v1, v2, v3, v12, v13, v14, v15
 	mov	RKP, RK
-	.rept	8
+	mov	LOOPS, #8
+	cmp	NBATCH, #4
+	b.hi	.Lneon_n8_\v
+	mov	COUNT, NBATCH
+	load4n	v0, v1, v2, v3, v12, v13, v14, v15
+.Lneon_n4_loop_\v:
 	rounds4_4blk \v
-	.endr
+	subs	LOOPS, LOOPS, #1
+	b.ne	.Lneon_n4_loop_\v
+	store4n	v0, v1, v2, v3
+	b	.Lneon_n_ret_\v
+.Lneon_n8_\v:
+	sub	COUNT, NBATCH, #4
+	load4	v0, v1, v2, v3, v12, v13, v14, v15	/* blocks 0-3 */
+	load4n	v4, v5, v6, v7, v12, v13, v14, v15	/* blocks 4 to nblocks - 1 */
+.Lneon_n8_loop_\v:
+	rounds4	\v
+	subs	LOOPS, LOOPS, #1
+	b.ne	.Lneon_n8_loop_\v
 	store4	v0, v1, v2, v3
+	store4n	v4, v5, v6, v7
+.Lneon_n_ret_\v:
 	restore_v8_v15
 	ret
-SYM_FUNC_END(sm4rs_neon_crypt4_\v)
+SYM_FUNC_END(sm4rs_neon_cryptn_\v)
 
 SYM_FUNC_START(sm4rs_neon_crypt_\v)
 	cbz	NBATCH, .Lneon_ret_\v

@@ -66,65 +66,43 @@ crypto::module! {
 }
 
 /// The routines of `sm4_neon_core.S`, all in a kernel-mode NEON section: `dst = E(src ^
-/// pre) ^ post` over batches of 8 blocks, or exactly 4 blocks, where `pre` and `post` may
+/// pre) ^ post` over batches of 8 blocks, or over 1 to 8 blocks, where `pre` and `post` may
 /// be NULL, in three variants (see [`Variant`]); CBC and CFB encryption a block at a time;
 /// the key schedule.
 mod asm {
     use core::ffi::c_uint;
     use core::sync::atomic::AtomicU32;
 
+    /// Declares batch routines, which all take the same arguments: `n` batches of 8
+    /// blocks (`sm4rs_neon_crypt_*`) or `n` blocks, 1 to 8 (`sm4rs_neon_cryptn_*`).
+    macro_rules! batch_routines {
+        ($($name:ident),* $(,)?) => {
+            extern "C" {
+                $(
+                    pub(super) fn $name(
+                        rk: *const u32,
+                        dst: *mut u8,
+                        src: *const u8,
+                        n: c_uint,
+                        sbox: *const u8,
+                        pre: *const u8,
+                        post: *const u8,
+                    );
+                )*
+            }
+        };
+    }
+
+    batch_routines!(
+        sm4rs_neon_crypt_tbx,
+        sm4rs_neon_cryptn_tbx,
+        sm4rs_neon_crypt_tbl,
+        sm4rs_neon_cryptn_tbl,
+        sm4rs_neon_crypt_aese,
+        sm4rs_neon_cryptn_aese,
+    );
+
     extern "C" {
-        pub(super) fn sm4rs_neon_crypt_tbx(
-            rk: *const u32,
-            dst: *mut u8,
-            src: *const u8,
-            n: c_uint,
-            sbox: *const u8,
-            pre: *const u8,
-            post: *const u8,
-        );
-        pub(super) fn sm4rs_neon_crypt4_tbx(
-            rk: *const u32,
-            dst: *mut u8,
-            src: *const u8,
-            sbox: *const u8,
-            pre: *const u8,
-            post: *const u8,
-        );
-        pub(super) fn sm4rs_neon_crypt_tbl(
-            rk: *const u32,
-            dst: *mut u8,
-            src: *const u8,
-            n: c_uint,
-            sbox: *const u8,
-            pre: *const u8,
-            post: *const u8,
-        );
-        pub(super) fn sm4rs_neon_crypt4_tbl(
-            rk: *const u32,
-            dst: *mut u8,
-            src: *const u8,
-            sbox: *const u8,
-            pre: *const u8,
-            post: *const u8,
-        );
-        pub(super) fn sm4rs_neon_crypt_aese(
-            rk: *const u32,
-            dst: *mut u8,
-            src: *const u8,
-            n: c_uint,
-            sbox: *const u8,
-            pre: *const u8,
-            post: *const u8,
-        );
-        pub(super) fn sm4rs_neon_crypt4_aese(
-            rk: *const u32,
-            dst: *mut u8,
-            src: *const u8,
-            sbox: *const u8,
-            pre: *const u8,
-            post: *const u8,
-        );
         pub(super) fn sm4rs_neon_cbc_enc(
             rk: *const u32,
             dst: *mut u8,
@@ -216,16 +194,19 @@ impl Variant {
         }
     }
 
-    /// Exactly 4 blocks through the variant's routine, as [`Variant::crypt`].
+    /// `nblocks` blocks, 1 to 8, through the variant's routine for them, as
+    /// [`Variant::crypt`]: each block read and written where it is.
     ///
     /// # Safety
     ///
-    /// As [`Variant::crypt`], with 4 blocks.
-    unsafe fn crypt4(
+    /// As [`Variant::crypt`], with `nblocks` (1 to 8) blocks.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn cryptn(
         self,
         rk: *const u32,
         dst: *mut u8,
         src: *const u8,
+        nblocks: c_uint,
         sbox: *const u8,
         pre: *const u8,
         post: *const u8,
@@ -233,9 +214,11 @@ impl Variant {
         // SAFETY: guaranteed by the caller.
         unsafe {
             match self {
-                Variant::Tbx => asm::sm4rs_neon_crypt4_tbx(rk, dst, src, sbox, pre, post),
-                Variant::Tbl => asm::sm4rs_neon_crypt4_tbl(rk, dst, src, sbox, pre, post),
-                Variant::Aese => asm::sm4rs_neon_crypt4_aese(rk, dst, src, sbox, pre, post),
+                Variant::Tbx => asm::sm4rs_neon_cryptn_tbx(rk, dst, src, nblocks, sbox, pre, post),
+                Variant::Tbl => asm::sm4rs_neon_cryptn_tbl(rk, dst, src, nblocks, sbox, pre, post),
+                Variant::Aese => {
+                    asm::sm4rs_neon_cryptn_aese(rk, dst, src, nblocks, sbox, pre, post)
+                }
             }
         }
     }
@@ -294,13 +277,6 @@ impl<const N: usize> Blocks<N> {
     const fn zeroed() -> Self {
         Self([0; N])
     }
-
-    /// The bytes of the blocks.
-    fn bytes_mut(&mut self) -> &mut [u8] {
-        // SAFETY: `[u128; N]` is `16 * N` initialised bytes, any value of which is a valid
-        // `u8`; borrowed exclusively from `self`.
-        unsafe { core::slice::from_raw_parts_mut(self.0.as_mut_ptr().cast::<u8>(), N * BLOCK_SIZE) }
-    }
 }
 
 impl<const N: usize> Drop for Blocks<N> {
@@ -327,9 +303,9 @@ enum Op<'a> {
 }
 
 /// `g.dst = E(src ^ pre) ^ post` for the `k` (1 to 32) blocks of the group `g`: its whole
-/// batches of 8 in one call of the core on their memory, then the rest, 4 blocks on their
-/// memory, other counts through a stack copy, so that the core, which does 4 or 8, reads
-/// and writes nothing outside the data.
+/// batches of 8 in one call of the core, then the rest (1 to 7 blocks) in one call of the
+/// routine for them, all on their memory: the core reads and writes nothing outside the
+/// data and the operands.
 fn run(
     neon: &Neon,
     rk: &RoundKeys,
@@ -372,36 +348,20 @@ fn run(
     }
     let first = whole * BATCH;
     let mut rest = g.range(first * BLOCK_SIZE, r * BLOCK_SIZE);
-    // Other counts than 4 go through a copy (made only for them).
-    let mut copy = if r == 4 {
-        None
-    } else {
-        Some(Blocks::<BATCH>::zeroed())
+    let d = rest.src();
+    // SAFETY: as above, with `r` (1 to 7) blocks at the rest's source and destination and
+    // at the stack operands from block `first` on (they are rounded up to 8 blocks).
+    unsafe {
+        variant.cryptn(
+            rk.as_ptr(),
+            rest.dst(),
+            at(src, first, d),
+            r as c_uint,
+            sbox,
+            at(pre, first, d),
+            at(post, first, d),
+        )
     };
-    let (d_in, d_out): (*const u8, *mut u8) = match copy.as_mut() {
-        None => (rest.src(), rest.dst()),
-        Some(c) => {
-            rest.read(&mut c.bytes_mut()[..r * BLOCK_SIZE]);
-            let p = c.bytes_mut().as_mut_ptr();
-            (p.cast_const(), p)
-        }
-    };
-    let (s, pr, po) = (
-        at(src, first, d_in),
-        at(pre, first, d_in),
-        at(post, first, d_in),
-    );
-    if r <= 4 {
-        // SAFETY: as above; every operand has 4 blocks from these addresses (the data when
-        // it has 4, else an 8-block stack copy; stack operands are rounded up to 8 blocks).
-        unsafe { variant.crypt4(rk.as_ptr(), d_out, s, sbox, pr, po) };
-    } else {
-        // SAFETY: as above, with 8 blocks.
-        unsafe { variant.crypt(rk.as_ptr(), d_out, s, 1, sbox, pr, po) };
-    }
-    if let Some(c) = copy.as_mut() {
-        rest.write(&c.bytes_mut()[..r * BLOCK_SIZE]);
-    }
 }
 
 /// Runs `f` on each group of up to 32 blocks of the first `nblocks` blocks of `io` (`f`

@@ -361,9 +361,9 @@ mod neon {
 
         /// The routines of each variant, by its number.
         const ROUTINES: [(u32, &CStr, &CStr); 3] = [
-            (1, c"sm4rs_neon_crypt_tbx", c"sm4rs_neon_crypt4_tbx"),
-            (2, c"sm4rs_neon_crypt_tbl", c"sm4rs_neon_crypt4_tbl"),
-            (3, c"sm4rs_neon_crypt_aese", c"sm4rs_neon_crypt4_aese"),
+            (1, c"sm4rs_neon_crypt_tbx", c"sm4rs_neon_cryptn_tbx"),
+            (2, c"sm4rs_neon_crypt_tbl", c"sm4rs_neon_cryptn_tbl"),
+            (3, c"sm4rs_neon_crypt_aese", c"sm4rs_neon_cryptn_aese"),
         ];
 
         /// ECB, CBC, CTR and XTS (the batch routines with and without `pre` and `post`)
@@ -372,8 +372,8 @@ mod neon {
         fn variant(v: u32) -> TestResult {
             skip_unless!(present(), "the driver is not loaded");
             let mut counters = KVec::new();
-            for &(n, crypt, crypt4) in ROUTINES.iter() {
-                for sym in [crypt, crypt4] {
+            for &(n, crypt, cryptn) in ROUTINES.iter() {
+                for sym in [crypt, cryptn] {
                     counters
                         .push((n, sym, CallCounter::start(sym)?), GFP_KERNEL)
                         .map_err(|_| fail("alloc"))?;

@@ -75,9 +75,9 @@ fn vec_of(data: &[u8]) -> Result<KVec<u8>, Failure> {
 struct Reference(&'static CStr);
 
 /// Request lengths: 0 to past 4096, block multiples and not.
-const LENS: [usize; 24] = [
-    0, 1, 15, 16, 17, 31, 32, 33, 47, 48, 64, 100, 127, 128, 129, 255, 256, 519, 1024, 4095, 4096,
-    4097, 4111, 4160,
+const LENS: [usize; 27] = [
+    0, 1, 15, 16, 17, 31, 32, 33, 47, 48, 64, 80, 96, 100, 112, 127, 128, 129, 255, 256, 519, 1024,
+    4095, 4096, 4097, 4111, 4160,
 ];
 
 /// Scatterlist layouts: piece sizes (cycled) and whether the operation is in place.
