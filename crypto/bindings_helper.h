@@ -42,12 +42,6 @@ const size_t SM4RS_CONST_ARCH_SLAB_MINALIGN = ARCH_SLAB_MINALIGN;
 const size_t SM4RS_CONST_HASH_MAX_DESCSIZE = HASH_MAX_DESCSIZE;
 const size_t SM4RS_CONST_PAGE_SIZE = PAGE_SIZE;
 
-/* crypto_simd_usable(), a macro over inline functions and per-CPU data. */
-static inline bool sm4rs_crypto_simd_usable(void)
-{
-	return crypto_simd_usable();
-}
-
 /*
  * Kernel-mode NEON sections opened through the Rust abstraction in softirq context on this
  * CPU (0 or 1). The kernel marks a section opened in task context (TIF_KERNEL_FPSTATE), not
@@ -58,32 +52,36 @@ static inline bool sm4rs_crypto_simd_usable(void)
 static DEFINE_PER_CPU(unsigned int, sm4rs_softirq_neon);
 
 /*
- * Whether kernel_neon_begin() may be called now: may_use_simd(), no section of this task
- * open (kernel_neon_begin() BUG()s then, except in a softirq that interrupted the section,
- * and never on PREEMPT_RT, where softirqs run in threads), and no section of ours open in
- * the softirq being served.
+ * Whether kernel_neon_begin() may be called now, in one call: 0 if not (!may_use_simd();
+ * a section of this task open, which kernel_neon_begin() BUG()s on except in a softirq that
+ * interrupted it, and always on PREEMPT_RT, where softirqs run in threads; a section of
+ * ours open in the softirq being served; with crypto_api, !crypto_simd_usable(), which the
+ * self-tests turn off), else 2 in a softirq whose sections of ours must be marked
+ * (sm4rs_neon_softirq_mark()), else 1.
  */
-static inline bool sm4rs_may_use_neon(void)
+static inline int sm4rs_neon_context(bool crypto_api)
 {
+	bool softirq = !IS_ENABLED(CONFIG_PREEMPT_RT) && in_serving_softirq();
+
 	if (!may_use_simd())
-		return false;
-	if (test_thread_flag(TIF_KERNEL_FPSTATE) &&
-	    (IS_ENABLED(CONFIG_PREEMPT_RT) || !in_serving_softirq()))
-		return false;
-	if (!IS_ENABLED(CONFIG_PREEMPT_RT) && in_serving_softirq() &&
-	    this_cpu_read(sm4rs_softirq_neon))
-		return false;
-	return true;
+		return 0;
+	if (test_thread_flag(TIF_KERNEL_FPSTATE) && !softirq)
+		return 0;
+	if (softirq && this_cpu_read(sm4rs_softirq_neon))
+		return 0;
+	if (crypto_api && !crypto_simd_usable())
+		return 0;
+	return softirq ? 2 : 1;
 }
 
 /*
  * Records that a section of ours opens (open) or closes in the softirq being served, right
- * after kernel_neon_begin() and before kernel_neon_end(); nothing in task context.
+ * after kernel_neon_begin() and before kernel_neon_end(); called only where
+ * sm4rs_neon_context() said 2.
  */
 static inline void sm4rs_neon_softirq_mark(bool open)
 {
-	if (!IS_ENABLED(CONFIG_PREEMPT_RT) && in_serving_softirq())
-		this_cpu_write(sm4rs_softirq_neon, open);
+	this_cpu_write(sm4rs_softirq_neon, open);
 }
 
 /* memzero_explicit(): zeroes memory in a way the compiler does not elide. */

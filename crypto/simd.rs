@@ -53,7 +53,8 @@ pub struct Neon {
 /// crypto self-tests turn off to exercise non-SIMD fallbacks, see [`Simd::allowed`]).
 pub struct Simd {
     crypto_api: bool,
-    allowed: Option<bool>,
+    /// `sm4rs_neon_context()`, once asked: 0 no NEON, 1 NEON, 2 NEON in a softirq.
+    context: Option<core::ffi::c_int>,
     _not_send: PhantomData<*mut ()>,
 }
 
@@ -73,7 +74,7 @@ impl Simd {
         // asked for, so callbacks that never use NEON pay nothing.
         Self {
             crypto_api,
-            allowed: None,
+            context: None,
             _not_send: PhantomData,
         }
     }
@@ -85,11 +86,14 @@ impl Simd {
     /// interrupted it, never on PREEMPT_RT), and none of this abstraction in the softirq
     /// being served (which the abstraction marks per CPU, as the kernel does not).
     pub fn allowed(&self) -> bool {
-        // SAFETY: the helpers read per-CPU, context and thread state only.
-        unsafe {
-            bindings::sm4rs_may_use_neon()
-                && (!self.crypto_api || bindings::sm4rs_crypto_simd_usable())
-        }
+        self.context() != 0
+    }
+
+    /// `sm4rs_neon_context()`: 0 where no section may be opened, 1 where one may, 2 where
+    /// one may in a softirq (whose sections the abstraction marks).
+    fn context(&self) -> core::ffi::c_int {
+        // SAFETY: the helper reads per-CPU, context and thread state only.
+        unsafe { bindings::sm4rs_neon_context(self.crypto_api) }
     }
 
     /// Runs `f` inside a kernel-mode NEON section and returns its result, or returns `None`
@@ -101,13 +105,14 @@ impl Simd {
     /// nest.
     #[inline]
     pub fn neon<R>(&mut self, f: impl FnOnce(&Neon) -> R) -> Option<R> {
-        let allowed = match self.allowed {
-            Some(a) => a,
-            None => *self.allowed.insert(self.allowed()),
+        let context = match self.context {
+            Some(c) => c,
+            None => *self.context.insert(self.context()),
         };
-        if !allowed {
+        if context == 0 {
             return None;
         }
+        let softirq = context == 2;
         let token = Neon {
             _not_send: PhantomData,
         };
@@ -119,11 +124,15 @@ impl Simd {
             // the type invariant); `state` is a buffer for the task's FPSIMD state that stays
             // at this address until the matching `kernel_neon_end()` below.
             unsafe { bindings::kernel_neon_begin(st) };
-            // SAFETY: marks the section just opened (in a softirq).
-            unsafe { bindings::sm4rs_neon_softirq_mark(true) };
+            if softirq {
+                // SAFETY: marks the section just opened in a softirq.
+                unsafe { bindings::sm4rs_neon_softirq_mark(true) };
+            }
             let r = f(&token);
-            // SAFETY: the section closes next.
-            unsafe { bindings::sm4rs_neon_softirq_mark(false) };
+            if softirq {
+                // SAFETY: the section closes next.
+                unsafe { bindings::sm4rs_neon_softirq_mark(false) };
+            }
             // SAFETY: ends the section begun above, with the same buffer.
             unsafe { bindings::kernel_neon_end(st) };
             // The buffer may now hold registers of this section (saved on preemption: round
@@ -142,11 +151,15 @@ impl Simd {
             // SAFETY: NEON may be used here and no section is open (checked above, and by
             // the type invariant); `f` cannot open another one (`self` is borrowed).
             unsafe { bindings::kernel_neon_begin() };
-            // SAFETY: marks the section just opened (in a softirq).
-            unsafe { bindings::sm4rs_neon_softirq_mark(true) };
+            if softirq {
+                // SAFETY: marks the section just opened in a softirq.
+                unsafe { bindings::sm4rs_neon_softirq_mark(true) };
+            }
             let r = f(&token);
-            // SAFETY: the section closes next.
-            unsafe { bindings::sm4rs_neon_softirq_mark(false) };
+            if softirq {
+                // SAFETY: the section closes next.
+                unsafe { bindings::sm4rs_neon_softirq_mark(false) };
+            }
             // SAFETY: ends the section begun above.
             unsafe { bindings::kernel_neon_end() };
             Some(r)
