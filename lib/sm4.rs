@@ -61,15 +61,22 @@ impl Sbox {
 /// (64 bytes; a CPU with larger lines is covered as well).
 const LINE: usize = 64;
 
-/// The XOR of the bytes [`touch_sbox`] reads, known to the compiler.
-const TOUCHED: u8 = {
+/// The byte [`touch_sbox`] reads in each cache line of [`SBOX`]: one per line, chosen so
+/// that their S-box values XOR to zero (as the kernel's AES library picks its own), so the
+/// sum needs no correcting constant.
+const TOUCHED: [usize; 4] = [0, 64, 128, 214];
+
+const _: () = {
     let mut acc = 0u8;
     let mut i = 0;
-    while i < SBOX_BYTES.len() {
-        acc ^= SBOX_BYTES[i];
-        i += LINE;
+    while i < TOUCHED.len() {
+        // One byte in each line, in order.
+        assert!(TOUCHED[i] / LINE == i);
+        acc ^= SBOX_BYTES[TOUCHED[i]];
+        i += 1;
     }
-    acc
+    assert!(acc == 0);
+    assert!(TOUCHED.len() * LINE == SBOX_BYTES.len());
 };
 
 /// Reads one byte of every cache line of [`SBOX`], so that the lookups that follow find
@@ -83,14 +90,13 @@ const TOUCHED: u8 = {
 #[inline(always)]
 fn touch_sbox() -> u32 {
     let mut acc = 0u8;
-    let mut i = 0;
-    while i < SBOX.0.len() {
-        // SAFETY: `i < 256`: an in-bounds, aligned read of a `u8` of a static. Volatile so
-        // that the compiler neither drops nor moves it, nor knows its value.
+    for &i in TOUCHED.iter() {
+        // SAFETY: `i < 256` (checked at compile time above): an in-bounds, aligned read of a
+        // `u8` of a static. Volatile so that the compiler neither drops nor moves it, nor
+        // knows its value.
         acc ^= unsafe { core::ptr::read_volatile(&SBOX.0[i]) };
-        i += LINE;
     }
-    u32::from(acc ^ TOUCHED)
+    u32::from(acc)
 }
 
 /// System parameter FK, GB/T 32907-2016 section 7.3.
@@ -107,13 +113,10 @@ pub static CK: [u32; ROUNDS] = [
 /// The non-linear substitution `tau`: the S-box on each byte of a word.
 #[inline(always)]
 fn tau(a: u32) -> u32 {
-    let b = a.to_be_bytes();
-    u32::from_be_bytes([
-        SBOX.0[b[0] as usize],
-        SBOX.0[b[1] as usize],
-        SBOX.0[b[2] as usize],
-        SBOX.0[b[3] as usize],
-    ])
+    // Each byte by shifts and a mask (no byte reversal of the word), from the low byte
+    // up, so that each of the others is ORed in with its shift.
+    let s = |x: u32| u32::from(SBOX.0[(x & 0xff) as usize]);
+    s(a) | (s(a >> 8) << 8) | (s(a >> 16) << 16) | (s(a >> 24) << 24)
 }
 
 /// The round function's mixer `T = L(tau(.))`, GB/T 32907-2016 section 6.2:
@@ -129,6 +132,45 @@ fn t_round(a: u32) -> u32 {
 fn t_key(a: u32) -> u32 {
     let b = tau(a);
     b ^ b.rotate_left(13) ^ b.rotate_left(23)
+}
+
+/// The four big-endian words of a block. The kernel's Rust target forbids unaligned word
+/// loads (`+strict-align`), so a block that is not 4-byte aligned is read byte by byte; an
+/// aligned one (the usual case) with four word loads.
+#[inline(always)]
+fn load_words(b: &Block) -> [u32; 4] {
+    let p = b.as_ptr();
+    if p as usize % 4 == 0 {
+        // SAFETY: `p` points to 16 readable bytes (a `Block`) and is 4-byte aligned, so it is
+        // valid for a read of `[u32; 4]`, any bits of which are a valid value.
+        let w = unsafe { core::ptr::read(p.cast::<[u32; 4]>()) };
+        w.map(u32::from_be)
+    } else {
+        let v = u128::from_be_bytes(*b);
+        [
+            (v >> 96) as u32,
+            (v >> 64) as u32,
+            (v >> 32) as u32,
+            v as u32,
+        ]
+    }
+}
+
+/// Writes four words to a block, big-endian, as [`load_words`] reads them.
+#[inline(always)]
+fn store_words(b: &mut Block, w: [u32; 4]) {
+    let p = b.as_mut_ptr();
+    if p as usize % 4 == 0 {
+        // SAFETY: `p` points to 16 writable bytes (a `Block`, borrowed exclusively) and is
+        // 4-byte aligned, so it is valid for a write of `[u32; 4]`.
+        unsafe { core::ptr::write(p.cast::<[u32; 4]>(), w.map(u32::to_be)) };
+    } else {
+        let v = (u128::from(w[0]) << 96)
+            | (u128::from(w[1]) << 64)
+            | (u128::from(w[2]) << 32)
+            | u128::from(w[3]);
+        *b = v.to_be_bytes();
+    }
 }
 
 /// Overwrites `v` with zeros in a way the compiler may not elide.
@@ -209,14 +251,9 @@ impl RoundKeys {
     /// decrypts with a reversed one).
     pub fn crypt_block(&self, block: &mut Block) {
         let zero = touch_sbox();
-        let v = u128::from_be_bytes(*block);
-        let (mut x0, mut x1, mut x2, mut x3) = (
-            (v >> 96) as u32,
-            // The first lookup's index depends on X1: after the S-box's lines are in.
-            (v >> 64) as u32 ^ zero,
-            (v >> 32) as u32,
-            v as u32,
-        );
+        let [mut x0, mut x1, mut x2, mut x3] = load_words(block);
+        // The first lookup's index depends on X1: after the S-box's lines are in.
+        x1 ^= zero;
         // Four rounds at a time, so that the words rotate through the variables instead of
         // being moved.
         for rk in self.0.chunks_exact(4) {
@@ -226,11 +263,7 @@ impl RoundKeys {
             x3 ^= t_round(x0 ^ x1 ^ x2 ^ rk[3]);
         }
         // The reverse transformation R: the output is (X35, X34, X33, X32).
-        let out = (u128::from(x3) << 96)
-            | (u128::from(x2) << 64)
-            | (u128::from(x1) << 32)
-            | u128::from(x0);
-        *block = out.to_be_bytes();
+        store_words(block, [x3, x2, x1, x0]);
     }
 }
 
