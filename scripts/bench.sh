@@ -10,16 +10,22 @@
 #    alternately, REPS times each (default 5), and the minimum is kept: sm4-ce on -cpu max,
 #    sm4-neon on -cpu cortex-a72, sm4-generic (C against Rust, through the templates).
 #    Tables on stdout; CSV and plot in $CACHE/bench (or BENCH_OUT).
+#    Then real clients, in a second boot per driver under -icount shift=0 (one guest
+#    nanosecond per executed instruction): cryptsetup benchmark (AF_ALG) of sm4-xts-plain64
+#    and sm4-cbc-essiv:sha256, and a 64 MiB dd through dm-crypt sm4-xts-plain64 on a RAM
+#    disk, upstream and ours alternately, CLIENT_REPS times each (default 3), in guest
+#    instructions per byte (tests/vm/bench.sh says what each one does).
 # 2. llvm-mca models (-mcpu=neoverse-n2 -mattr=+sm4) of the inner loop of each mode, ours
 #    next to upstream's assembly from the same kernel tree, in cycles per 16-byte block,
 #    with the physical floor. A model, not a timing.
 # LANE=7.3 benchmarks Linux 7.3 (default 6.12); BENCH_MCA_ONLY=1 runs part 2 alone (no VM,
 # no benchmark kernel); BENCH_ONLY="ce neon" limits part 1 to those
-# drivers, BENCH_MCA=0 skips part 2.
+# drivers, BENCH_CLIENTS=0 skips the real clients, BENCH_MCA=0 skips part 2.
 source "$(dirname "$0")/lib.sh"
 
 lane=${LANE:-6.12}
 reps=${REPS:-5}
+client_reps=${CLIENT_REPS:-3}
 out=${BENCH_OUT:-$CACHE/bench}
 "$REPO/scripts/bootstrap.sh"
 if [ "${BENCH_MCA_ONLY:-0}" = 1 ]; then
@@ -39,7 +45,9 @@ trap 'rm -rf "$tmp"' EXIT
 # --- 1. end to end ------------------------------------------------------------------------
 mkdir -p "$out"
 raw="$out/bench-$lane-raw.txt"
+craw="$out/clients-$lane-raw.txt"
 : >"$raw"
+: >"$craw"
 [ "${BENCH_MCA_ONLY:-0}" = 1 ] && runs="" || runs="ce max|neon cortex-a72|generic max"
 IFS='|' read -r -a runs_a <<<"$runs"
 for run in "${runs_a[@]}"; do
@@ -53,8 +61,16 @@ for run in "${runs_a[@]}"; do
 	clog="$CACHE/vm/$lane-bench-bench-$2/console.log.txt"
 	grep "^SM4RS-BENCH-ERROR" "$clog" >&2 && die "tcrypt reported errors in the $1 benchmark"
 	sed -n "s/^SM4RS-BENCH /$1 /p" "$clog" >>"$raw"
+	[ "$1" != generic ] && [ "${BENCH_CLIENTS:-1}" = 1 ] || continue
+	log "[$lane-bench] cryptsetup benchmark and dm-crypt under -icount shift=0, $1 (-cpu $2), $client_reps runs of each side"
+	SM4RS_COUNTS=/dev/null SM4RS_QEMU_EXTRA="-icount shift=0" SM4RS_VM_TIMEOUT=2400 SM4RS_SMP=1 \
+		SM4RS_APPEND="sm4rs.bench=$1 sm4rs.reps=$client_reps sm4rs.clients=1" \
+		"$REPO/scripts/vm.sh" "$lane-bench" bench "$2" >"$tmp/vm.out" 2>&1 ||
+		{ cat "$tmp/vm.out" >&2; die "the $1 client benchmark VM failed"; }
+	grep "^SM4RS-BENCH-ERROR" "$clog" >&2 && die "a client reported errors in the $1 benchmark"
+	sed -n "s/^SM4RS-CLIENT /$1 /p" "$clog" >>"$craw"
 done
-[ "${BENCH_MCA_ONLY:-0}" = 1 ] || "$PYTHON" "$REPO/scripts/bench_report.py" "$raw" "$out" "$lane"
+[ "${BENCH_MCA_ONLY:-0}" = 1 ] || "$PYTHON" "$REPO/scripts/bench_report.py" "$raw" "$out" "$lane" "$craw"
 
 # --- 2. loop models -----------------------------------------------------------------------
 [ "${BENCH_MCA:-1}" = 1 ] || exit 0
