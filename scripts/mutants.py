@@ -68,6 +68,10 @@ MUTANTS = [
      "tbl\tv14.16b, {v28.16b-v31.16b}, v14.16b", "sm4_neon.*"),
     ("neon-key-schedule", "sm4_neon_core.S", "sri\tv15.4s, v13.4s, #9",
      "sri\tv15.4s, v13.4s, #8", "sm4_neon.*"),
+    ("neon-cryptn-lane", "sm4_neon_core.S", "ld4\t{\\x0\\().s-\\x3\\().s}[2], [\\p], #16",
+     "ld4\t{\\x0\\().s-\\x3\\().s}[1], [\\p], #16", "sm4_neon.*"),
+    ("ce-hand-over-rev", "sm4_ce_core.S", "ext\tv14.16b, v14.16b, v14.16b, #8",
+     "ext\tv14.16b, v14.16b, v14.16b, #0", "sm4_ce.*"),
     ("cfb-iv", "sm4_generic.rs",
      "                if k == sm4::BLOCK_SIZE && enc {\n                    iv.copy_from_slice(&blk[..]);\n                }\n",
      "", "sm4_generic.cfb*"),
@@ -160,4 +164,5 @@ def main():
     sys.exit(1 if bad or not rows else 0)
 
 
-main()
+if __name__ == "__main__":
+    main()
