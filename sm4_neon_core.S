@@ -333,11 +333,12 @@
 	/*
 	 * Loads four blocks transposed into \x0-\x3 (word j of the blocks in \xj), XORed
 	 * with four blocks at PRE if it is not NULL (\t0-\t3: scratch), in SM4's word order.
+	 * With \part = 1, COUNT (1 to 4) blocks instead (ld4n).
 	 */
-	.macro	load4, x0, x1, x2, x3, t0, t1, t2, t3
-	ld4	{\x0\().4s-\x3\().4s}, [SRC], #64
+	.macro	load4, x0, x1, x2, x3, t0, t1, t2, t3, part=0
+	ld4x	\part, \x0, \x1, \x2, \x3, SRC
 	cbz	PRE, .Lload4_\@
-	ld4	{\t0\().4s-\t3\().4s}, [PRE], #64
+	ld4x	\part, \t0, \t1, \t2, \t3, PRE
 	eor	\x0\().16b, \x0\().16b, \t0\().16b
 	eor	\x1\().16b, \x1\().16b, \t1\().16b
 	eor	\x2\().16b, \x2\().16b, \t2\().16b
@@ -352,21 +353,26 @@
 	/*
 	 * Stores four finished blocks (state \x0-\x3, which are then free) at DST: the
 	 * output is (X35, X34, X33, X32), words in reverse, bytes big-endian, XORed with four
-	 * blocks at POST if it is not NULL. v12-v15: the output words.
+	 * blocks at POST if it is not NULL. v12-v15: the output words. With \part = 1,
+	 * COUNT (1 to 4) blocks instead (ld4n, st4n).
 	 */
-	.macro	store4, x0, x1, x2, x3
+	.macro	store4, x0, x1, x2, x3, part=0
 	rev32	v12.16b, \x3\().16b
 	rev32	v13.16b, \x2\().16b
 	rev32	v14.16b, \x1\().16b
 	rev32	v15.16b, \x0\().16b
 	cbz	POST, .Lstore4_\@
-	ld4	{\x0\().4s-\x3\().4s}, [POST], #64
+	ld4x	\part, \x0, \x1, \x2, \x3, POST
 	eor	v12.16b, v12.16b, \x0\().16b
 	eor	v13.16b, v13.16b, \x1\().16b
 	eor	v14.16b, v14.16b, \x2\().16b
 	eor	v15.16b, v15.16b, \x3\().16b
 .Lstore4_\@:
+	.if	\part
+	st4n	v12, v13, v14, v15, DST
+	.else
 	st4	{v12.4s-v15.4s}, [DST], #64
+	.endif
 	.endm
 
 	/*
@@ -405,36 +411,13 @@
 .Lst4n_done_\@:
 	.endm
 
-	/* load4 for COUNT (1 to 4) blocks. */
-	.macro	load4n, x0, x1, x2, x3, t0, t1, t2, t3
-	ld4n	\x0, \x1, \x2, \x3, SRC
-	cbz	PRE, .Lload4n_\@
-	ld4n	\t0, \t1, \t2, \t3, PRE
-	eor	\x0\().16b, \x0\().16b, \t0\().16b
-	eor	\x1\().16b, \x1\().16b, \t1\().16b
-	eor	\x2\().16b, \x2\().16b, \t2\().16b
-	eor	\x3\().16b, \x3\().16b, \t3\().16b
-.Lload4n_\@:
-	rev32	\x0\().16b, \x0\().16b
-	rev32	\x1\().16b, \x1\().16b
-	rev32	\x2\().16b, \x2\().16b
-	rev32	\x3\().16b, \x3\().16b
-	.endm
-
-	/* store4 for COUNT (1 to 4) blocks. */
-	.macro	store4n, x0, x1, x2, x3
-	rev32	v12.16b, \x3\().16b
-	rev32	v13.16b, \x2\().16b
-	rev32	v14.16b, \x1\().16b
-	rev32	v15.16b, \x0\().16b
-	cbz	POST, .Lstore4n_\@
-	ld4n	\x0, \x1, \x2, \x3, POST
-	eor	v12.16b, v12.16b, \x0\().16b
-	eor	v13.16b, v13.16b, \x1\().16b
-	eor	v14.16b, v14.16b, \x2\().16b
-	eor	v15.16b, v15.16b, \x3\().16b
-.Lstore4n_\@:
-	st4n	v12, v13, v14, v15, DST
+	/* Four whole blocks (one `ld4`), or with \part = 1 COUNT of them (ld4n). */
+	.macro	ld4x, part, x0, x1, x2, x3, p
+	.if	\part
+	ld4n	\x0, \x1, \x2, \x3, \p
+	.else
+	ld4	{\x0\().4s-\x3\().4s}, [\p], #64
+	.endif
 	.endm
 
 /*
@@ -470,23 +453,23 @@ SYM_FUNC_START(sm4rs_neon_cryptn_\v)
 	cmp	NBATCH, #4
 	b.hi	.Lneon_n8_\v
 	mov	COUNT, NBATCH
-	load4n	v0, v1, v2, v3, v12, v13, v14, v15
+	load4	v0, v1, v2, v3, v12, v13, v14, v15, 1
 .Lneon_n4_loop_\v:
 	rounds4_4blk \v
 	subs	LOOPS, LOOPS, #1
 	b.ne	.Lneon_n4_loop_\v
-	store4n	v0, v1, v2, v3
+	store4	v0, v1, v2, v3, 1
 	b	.Lneon_n_ret_\v
 .Lneon_n8_\v:
 	sub	COUNT, NBATCH, #4
 	load4	v0, v1, v2, v3, v12, v13, v14, v15	/* blocks 0-3 */
-	load4n	v4, v5, v6, v7, v12, v13, v14, v15	/* blocks 4 to nblocks - 1 */
+	load4	v4, v5, v6, v7, v12, v13, v14, v15, 1	/* blocks 4 to nblocks - 1 */
 .Lneon_n8_loop_\v:
 	rounds4	\v
 	subs	LOOPS, LOOPS, #1
 	b.ne	.Lneon_n8_loop_\v
 	store4	v0, v1, v2, v3
-	store4n	v4, v5, v6, v7
+	store4	v4, v5, v6, v7, 1
 .Lneon_n_ret_\v:
 	restore_v8_v15
 	ret
