@@ -48,6 +48,15 @@ def mode_of(alg):
     return alg.split("(", 1)[0]
 
 
+def write_csv(path, rows):
+    """Writes the rows (dicts with the same keys) to the CSV file `path`."""
+    with open(path, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0].keys()) if rows else ["kind"])
+        w.writeheader()
+        for r in rows:
+            w.writerow(r)
+
+
 def main():
     raw, outdir, lane = sys.argv[1], sys.argv[2], sys.argv[3]
     best = {}
@@ -95,11 +104,7 @@ def main():
 
     os.makedirs(outdir, exist_ok=True)
     csv_path = os.path.join(outdir, f"bench-{lane}.csv")
-    with open(csv_path, "w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(rows[0].keys()) if rows else ["kind"])
-        w.writeheader()
-        for r in rows:
-            w.writerow(r)
+    write_csv(csv_path, rows)
 
     for kind, (title, target, small_target) in KINDS.items():
         krows = [r for r in rows if r["kind"] == kind and r["tcrypt_mode"] == "218"]
@@ -213,11 +218,7 @@ def clients(path, outdir, lane):
             "ratio_tbx": tbx / up if (up and tbx) else None,
             "runs": min(runs[(kind, client, d, side)], runs.get((kind, client, d, "upstream"), 0)),
         })
-    with open(os.path.join(outdir, f"clients-{lane}.csv"), "w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(rows[0].keys()) if rows else ["kind"])
-        w.writeheader()
-        for r in rows:
-            w.writerow(r)
+    write_csv(os.path.join(outdir, f"clients-{lane}.csv"), rows)
     for kind, (title, target, _) in KINDS.items():
         krows = [r for r in rows if r["kind"] == kind]
         if not krows:
