@@ -33,6 +33,11 @@ pub struct Key<'a> {
 }
 
 impl<'a> Key<'a> {
+    /// A key given with the transform flags `flags` (`crt_flags`).
+    pub(crate) fn new(bytes: &'a [u8], flags: u32) -> Self {
+        Self { bytes, flags }
+    }
+
     /// The key bytes.
     pub fn bytes(&self) -> &'a [u8] {
         self.bytes
@@ -371,9 +376,10 @@ impl<Iv: Block> Request<'_, Iv> {
         if self.is_empty() || self.len() > MAX_STEP {
             return None;
         }
-        let req = self.req;
-        // SAFETY: the request is valid and ours (type invariant), its IV as required.
-        let lin = unsafe { Linear::of(req) }?;
+        // SAFETY: the request is valid (type invariant).
+        let span = unsafe { Span::of(self.req) };
+        // SAFETY: the request is ours (type invariant), its IV as required.
+        let lin = unsafe { Linear::of(&span) }?;
         Some(lin.step(0, self.len(), &mut self.simd, f))
     }
 
@@ -464,12 +470,6 @@ pub const MAX_STEP: usize = bindings::SM4RS_CONST_PAGE_SIZE;
 
 /// Runs a virtual walk over `req`, handing each step to `f`.
 ///
-/// A request whose source and destination each lie in the first entry of their scatterlist
-/// (dm-crypt's sectors, fscrypt's pages, most small requests) is walked over its addresses in
-/// the kernel's linear map, without `skcipher_walk_virt()`, in steps of at most [`MAX_STEP`]
-/// bytes, as the walk would; its destination pages are then flushed as the walk does
-/// (`flush_dcache_page()`). Others go through the walk.
-///
 /// # Safety
 ///
 /// `req` must be a valid request, not used elsewhere during the call, whose IV has
@@ -477,26 +477,92 @@ pub const MAX_STEP: usize = bindings::SM4RS_CONST_PAGE_SIZE;
 unsafe fn walk_request<Iv: Block>(
     req: *mut bindings::skcipher_request,
     simd: &mut Simd,
-    mut f: impl FnMut(&mut Step<'_, Iv>) -> Result<usize>,
+    f: impl FnMut(&mut Step<'_, Iv>) -> Result<usize>,
 ) -> Result {
     // SAFETY: the request is valid (caller).
-    if unsafe { (*req).cryptlen } == 0 {
+    let span = unsafe { Span::of(req) };
+    // SAFETY: `span` describes the request's data, which is ours (caller); the walk is
+    // started over the same request.
+    unsafe {
+        walk_span(
+            &span,
+            simd,
+            |w| bindings::skcipher_walk_virt(w, req, false),
+            f,
+        )
+    }
+}
+
+/// The data a walk covers: `len` bytes from byte `off` on of the scatterlists `src` and
+/// `dst`, the IV and the request flags. For skciphers the whole request; for AEADs the
+/// text after the associated data.
+pub(crate) struct Span {
+    pub(crate) src: *mut bindings::scatterlist,
+    pub(crate) dst: *mut bindings::scatterlist,
+    pub(crate) off: c_uint,
+    pub(crate) len: c_uint,
+    pub(crate) iv: *mut u8,
+    pub(crate) flags: u32,
+}
+
+impl Span {
+    /// The whole data of `req`.
+    ///
+    /// # Safety
+    ///
+    /// `req` must be a valid request.
+    unsafe fn of(req: *mut bindings::skcipher_request) -> Self {
+        // SAFETY: the request is valid (caller).
+        unsafe {
+            Span {
+                src: (*req).src,
+                dst: (*req).dst,
+                off: 0,
+                len: (*req).cryptlen,
+                iv: (*req).iv.cast(),
+                flags: (*req).base.flags,
+            }
+        }
+    }
+}
+
+/// Runs a virtual walk over `span`, handing each step to `f`.
+///
+/// Data whose source and destination each lie in the first entry of their scatterlist
+/// (dm-crypt's sectors, fscrypt's pages, most small requests) is walked over its addresses in
+/// the kernel's linear map, without the kernel's walk, in steps of at most [`MAX_STEP`]
+/// bytes, as the walk would; its destination pages are then flushed as the walk does
+/// (`flush_dcache_page()`). Other data goes through the kernel's walk, which `start`
+/// starts (`skcipher_walk_virt()`, `skcipher_walk_aead_encrypt()`, ...) over the same data.
+///
+/// # Safety
+///
+/// `span` must describe data of a valid request that is not used elsewhere during the call,
+/// with an IV of `Iv::SIZE` bytes, non-NULL if that is not zero; `start` must start a virtual
+/// walk over exactly that data and IV in the walk it is given.
+pub(crate) unsafe fn walk_span<Iv: Block>(
+    span: &Span,
+    simd: &mut Simd,
+    start: impl FnOnce(*mut bindings::skcipher_walk) -> c_int,
+    mut f: impl FnMut(&mut Step<'_, Iv>) -> Result<usize>,
+) -> Result {
+    if span.len == 0 {
         // As the walk: nothing to do, the IV is left alone.
         return Ok(());
     }
     // SAFETY: as required (caller).
-    if let Some(lin) = unsafe { Linear::of(req) } {
+    if let Some(lin) = unsafe { Linear::of(span) } {
         return lin.walk(simd, &mut f);
     }
     let mut walk = core::mem::MaybeUninit::<bindings::skcipher_walk>::uninit();
     let w = walk.as_mut_ptr();
-    // `skcipher_walk_virt()` initialises the walk, but Linux 6.12 clears bits of `flags`
-    // before setting it: start from 0, as the C callers' uninitialised walks need not.
+    // The kernel's walk initialises the walk, but Linux 6.12 clears bits of `flags` before
+    // setting it: start from 0, as the C callers' uninitialised walks need not.
     // SAFETY: `w` points to memory for a walk; `flags` is written, not read.
     unsafe { core::ptr::addr_of_mut!((*w).flags).write(0) };
-    // SAFETY: `w` is an unstarted walk that does not move until it ends (it is not used
-    // after the last `skcipher_walk_done`); `req` is valid (caller).
-    let mut err = unsafe { bindings::skcipher_walk_virt(w, req, false) };
+    // `w` is an unstarted walk that does not move until it ends (it is not used after the
+    // last `skcipher_walk_done`); `start` starts it over the span (caller).
+    let mut err = start(w);
     // SAFETY: `w` is live; `nbytes` is 0 once the walk ended.
     while err == 0 && unsafe { (*w).nbytes } != 0 {
         let (src, dst) = super::compat::walk_addrs(w);
@@ -529,59 +595,55 @@ unsafe fn walk_request<Iv: Block>(
     to_result(err)
 }
 
-/// A request whose source and destination each lie in the first entry of their scatterlist,
-/// with a permanent mapping: walked over their addresses in the kernel's linear map.
+/// Data whose source and destination each lie in the first entry of their scatterlist, with
+/// a permanent mapping: walked over their addresses in the kernel's linear map.
 ///
 /// # Invariants
 ///
 /// `src` is readable and `dst` writable for `len` bytes (the same memory, or disjoint) while
-/// the request is ours; `dst_sg`'s first entry holds `dst`; `iv` is the request's IV.
+/// the request is ours; `dst_sg`'s first entry holds `dst`, from byte `off` of it on; `iv` is
+/// the request's IV.
 struct Linear {
     src: *const u8,
     dst: *mut u8,
     len: usize,
     dst_sg: *mut bindings::scatterlist,
+    off: usize,
     iv: *mut u8,
     may_sleep: bool,
 }
 
 impl Linear {
-    /// The linear view of `req`, or `None` if its data is not in one piece each.
+    /// The linear view of `span`, or `None` if its data is not in one piece each.
     ///
     /// # Safety
     ///
-    /// As for [`walk_request`]; the result must not be used after the request.
-    unsafe fn of(req: *mut bindings::skcipher_request) -> Option<Self> {
-        // SAFETY: the request is valid (caller).
-        let (len, src_sg, dst_sg, iv, flags) = unsafe {
-            (
-                (*req).cryptlen,
-                (*req).src,
-                (*req).dst,
-                (*req).iv,
-                (*req).base.flags,
-            )
-        };
-        // SAFETY: the scatterlists of a valid request describe at least `len` bytes.
-        let src = unsafe { bindings::sm4rs_sg_linear(src_sg, len) };
-        let dst = if dst_sg == src_sg {
+    /// As for [`walk_span`]; the result must not be used after the request.
+    unsafe fn of(span: &Span) -> Option<Self> {
+        let end = span.off.checked_add(span.len)?;
+        // SAFETY: the scatterlists of a valid request describe at least `off + len` bytes.
+        let src = unsafe { bindings::sm4rs_sg_linear(span.src, end) };
+        let dst = if span.dst == span.src {
             src
         } else {
             // SAFETY: as above.
-            unsafe { bindings::sm4rs_sg_linear(dst_sg, len) }
+            unsafe { bindings::sm4rs_sg_linear(span.dst, end) }
         };
         if src.is_null() || dst.is_null() {
             return None;
         }
-        // INVARIANT: the request's source and destination, `len` bytes each in the linear
-        // map, the same or (as the API requires of distinct scatterlists) disjoint.
+        let off = span.off as usize;
+        // INVARIANT: the span's source and destination, `len` bytes each in the linear map
+        // after `off` bytes of the first entry, the same or (as the API requires of distinct
+        // scatterlists) disjoint.
         Some(Self {
-            src: src.cast_const().cast(),
-            dst: dst.cast(),
-            len: len as usize,
-            dst_sg,
-            iv: iv.cast(),
-            may_sleep: flags & bindings::CRYPTO_TFM_REQ_MAY_SLEEP != 0,
+            src: src.cast_const().cast::<u8>().wrapping_add(off),
+            dst: dst.cast::<u8>().wrapping_add(off),
+            len: span.len as usize,
+            dst_sg: span.dst,
+            off,
+            iv: span.iv,
+            may_sleep: span.flags & bindings::CRYPTO_TFM_REQ_MAY_SLEEP != 0,
         })
     }
 
@@ -606,8 +668,10 @@ impl Linear {
         };
         let r = f(&mut step);
         // SAFETY: `dst_sg`'s first entry holds the bytes just written (type invariant), at
-        // offsets below `len`, a `c_uint`.
-        unsafe { bindings::sm4rs_sg_flush_dcache(self.dst_sg, at as c_uint, n as c_uint) };
+        // offsets below `off + len`, a `c_uint`.
+        unsafe {
+            bindings::sm4rs_sg_flush_dcache(self.dst_sg, (self.off + at) as c_uint, n as c_uint)
+        };
         r
     }
 
