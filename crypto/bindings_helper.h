@@ -8,7 +8,9 @@
 #include <linux/fips.h>
 #include <linux/highmem.h>
 #include <linux/scatterlist.h>
+#include <crypto/aead.h>
 #include <crypto/algapi.h>
+#include <crypto/internal/aead.h>
 #include <crypto/hash.h>
 #include <crypto/internal/hash.h>
 #include <crypto/scatterwalk.h>
@@ -36,8 +38,11 @@
 const size_t SM4RS_CONST_CRYPTO_MINALIGN = CRYPTO_MINALIGN;
 const unsigned int SM4RS_CONST_KERNEL_HWCAP_SM4 = KERNEL_HWCAP_SM4;
 const unsigned int SM4RS_CONST_KERNEL_HWCAP_AES = KERNEL_HWCAP_AES;
+const unsigned int SM4RS_CONST_KERNEL_HWCAP_PMULL = KERNEL_HWCAP_PMULL;
 const unsigned int SM4RS_CONST_IRQ_WORK_HARD_IRQ = IRQ_WORK_HARD_IRQ;
 const unsigned int SM4RS_CONST_EDEADLK = EDEADLK;
+const unsigned int SM4RS_CONST_EBADMSG = EBADMSG;
+const unsigned int SM4RS_CONST_EOVERFLOW = EOVERFLOW;
 const size_t SM4RS_CONST_ARCH_SLAB_MINALIGN = ARCH_SLAB_MINALIGN;
 const size_t SM4RS_CONST_HASH_MAX_DESCSIZE = HASH_MAX_DESCSIZE;
 const size_t SM4RS_CONST_PAGE_SIZE = PAGE_SIZE;
@@ -116,6 +121,18 @@ static inline void *sm4rs_sg_linear(struct scatterlist *sg, unsigned int len)
 {
 	if (!sg || sg->length < len)
 		return NULL;
+	if (IS_ENABLED(CONFIG_HIGHMEM) && PageHighMem(sg_page(sg)))
+		return NULL;
+	return sg_virt(sg);
+}
+
+/*
+ * The address in the kernel's linear map of the data of the scatterlist entry sg, and its
+ * length in *len; NULL if it has no permanent mapping (highmem).
+ */
+static inline void *sm4rs_sg_entry(struct scatterlist *sg, unsigned int *len)
+{
+	*len = sg->length;
 	if (IS_ENABLED(CONFIG_HIGHMEM) && PageHighMem(sg_page(sg)))
 		return NULL;
 	return sg_virt(sg);

@@ -19,6 +19,7 @@
 //! - [`cipher`]: single-block ciphers (`CRYPTO_ALG_TYPE_CIPHER`).
 //! - [`skcipher`]: symmetric key ciphers (block cipher modes) and the skcipher walk.
 //! - [`shash`]: synchronous hashes and MACs.
+//! - [`aead`]: authenticated encryption with associated data.
 //! - [`simd`]: kernel-mode NEON sections.
 //! - [`param`]: read-only string module parameters (a driver's choice of implementation).
 
@@ -27,6 +28,7 @@ pub mod bindings;
 pub mod kunit;
 // sm4rs-oot-end
 // sm4rs-in-tree: use crate::bindings;
+pub mod aead;
 pub mod alg;
 pub mod cipher;
 mod compat;
@@ -47,6 +49,12 @@ pub(crate) const CRYPTO_MINALIGN: usize = bindings::SM4RS_CONST_CRYPTO_MINALIGN 
 /// NEON may not be used (Linux 6.12's `kernel::error::code` lacks it).
 pub fn edeadlk() -> kernel::error::Error {
     kernel::error::Error::from_errno(-(bindings::SM4RS_CONST_EDEADLK as i32))
+}
+
+/// `EOVERFLOW`, for lengths a mode cannot encode (CCM's text longer than its IV's counter
+/// field allows). (Linux 6.12's `kernel::error::code` lacks it.)
+pub fn eoverflow() -> kernel::error::Error {
+    kernel::error::Error::from_errno(-(bindings::SM4RS_CONST_EOVERFLOW as i32))
 }
 
 /// A block of bytes: the unit an algorithm transforms, and the type of its IVs.

@@ -198,6 +198,13 @@ pub fn cpu_has_aes() -> bool {
     unsafe { bindings::cpu_have_feature(bindings::SM4RS_CONST_KERNEL_HWCAP_AES) }
 }
 
+/// Whether the CPUs have the 64-bit polynomial multiplication (PMULL, PMULL2 on 1Q):
+/// `cpu_have_named_feature(PMULL)`.
+pub fn cpu_has_pmull() -> bool {
+    // SAFETY: reads the system-wide CPU feature bits.
+    unsafe { bindings::cpu_have_feature(bindings::SM4RS_CONST_KERNEL_HWCAP_PMULL) }
+}
+
 /// The `MIDR_EL1` of the CPU running the section `_neon`: the implementer (bits 31-24) and
 /// part number (bits 15-4), for drivers that pick the code that suits the CPU (big.LITTLE
 /// systems mix parts). A hint only: a section in task context may be preempted and resumed

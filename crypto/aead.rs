@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Authenticated encryption with associated data (`struct aead_alg`).
+//!
+//! C headers: [`include/crypto/aead.h`](srctree/include/crypto/aead.h),
+//! [`include/crypto/internal/aead.h`](srctree/include/crypto/internal/aead.h).
+//!
+//! A driver implements [`Aead`] and registers it with [`Registration`]. A request's source
+//! and destination each hold the associated data, then the text (then, for decryption, the
+//! tag in the source; for encryption the tag goes to the destination after the text). Its
+//! `encrypt`/`decrypt` get a [`Request`]: [`Request::for_each_ad`] hands the associated data
+//! over in pieces, [`Request::walk`] walks the text as the skcipher walk does (in place or
+//! out of place, a step of at most a page at a time, one NEON section per step), and the
+//! tag is written with [`Request::write_tag`] or checked with [`Request::verify_tag`]
+//! (`crypto_memneq()`, `EBADMSG`). As with upstream's drivers, a decryption whose tag does not
+//! match has written the text it decrypted to the destination; the caller gets `EBADMSG`
+//! and must not use it.
+
+use super::{
+    alg::{ctx, ctx_exit, ctx_init, Desc, Kind},
+    bindings, byte_slice, name_array,
+    simd::Simd,
+    skcipher::{walk_span, Key, Span, Step, MAX_STEP},
+    Block,
+};
+use core::{
+    ffi::{c_int, c_uint, CStr},
+    marker::PhantomData,
+    mem::{align_of, size_of},
+};
+use kernel::error::{code::EINVAL, Error, Result};
+
+/// `EBADMSG`: the tag does not match.
+pub fn ebadmsg() -> Error {
+    Error::from_errno(-(bindings::SM4RS_CONST_EBADMSG as i32))
+}
+
+/// An AEAD algorithm.
+pub trait Aead: 'static {
+    /// Algorithm name (`cra_name`), e.g. `c"gcm(sm4)"`.
+    const NAME: &'static CStr;
+    /// Driver name (`cra_driver_name`), e.g. `c"gcm-sm4-ce"`.
+    const DRIVER_NAME: &'static CStr;
+    /// Priority among the implementations of [`Aead::NAME`].
+    const PRIORITY: i32;
+    /// The unit the mode works in (the walk hands over whole chunks but for the last step).
+    const CHUNK_SIZE: u32;
+    /// Smallest key length in bytes.
+    const MIN_KEY_SIZE: u32;
+    /// Largest key length in bytes.
+    const MAX_KEY_SIZE: u32;
+    /// The largest tag, in bytes (the default tag size of a new transform).
+    const MAX_AUTH_SIZE: u32;
+
+    /// The IV, e.g. `[u8; 12]`.
+    type Iv: Block;
+    /// Per-transform state (the expanded keys). Created with `Default`, dropped and wiped
+    /// when the transform is freed.
+    type Context: Default + Send + Sync;
+
+    /// Sets the key; the crypto API has checked nothing but that the transform is not in
+    /// use. `simd` is the right to use NEON (absent when the non-SIMD path is tested).
+    fn set_key(ctx: &mut Self::Context, key: &Key<'_>, simd: &mut Simd) -> Result;
+
+    /// Whether tags of `size` bytes are allowed (`setauthsize`; `size` is at most
+    /// [`Aead::MAX_AUTH_SIZE`], the crypto API checked).
+    fn check_auth_size(size: usize) -> Result;
+
+    /// Encrypts the request and writes its tag.
+    fn encrypt(ctx: &Self::Context, req: &mut Request<'_, Self::Iv>) -> Result;
+
+    /// Decrypts the request and checks its tag.
+    fn decrypt(ctx: &Self::Context, req: &mut Request<'_, Self::Iv>) -> Result;
+}
+
+/// The C callbacks of an [`Aead`].
+struct Adapter<T: Aead>(PhantomData<T>);
+
+impl<T: Aead> Adapter<T> {
+    /// The algorithm as the C API sees it, without `cra_module` (set at registration).
+    const ALG: bindings::aead_alg = {
+        assert!(
+            align_of::<T::Context>() <= super::CRYPTO_MINALIGN,
+            "the context area is only aligned to CRYPTO_MINALIGN"
+        );
+        assert!(T::MIN_KEY_SIZE <= T::MAX_KEY_SIZE);
+        assert!(T::MAX_AUTH_SIZE as usize <= MAX_TAG);
+        // SAFETY: `aead_alg` is a C struct of integers, arrays, pointers and optional
+        // function pointers, for all of which zero is valid.
+        let mut alg: bindings::aead_alg = unsafe { core::mem::zeroed() };
+        alg.setkey = Some(Self::setkey);
+        alg.setauthsize = Some(Self::setauthsize);
+        alg.encrypt = Some(Self::encrypt);
+        alg.decrypt = Some(Self::decrypt);
+        alg.init = Some(Self::init);
+        alg.exit = Some(Self::exit);
+        alg.ivsize = T::Iv::SIZE as c_uint;
+        alg.maxauthsize = T::MAX_AUTH_SIZE;
+        alg.chunksize = T::CHUNK_SIZE;
+        alg.base.cra_blocksize = 1;
+        alg.base.cra_ctxsize = size_of::<T::Context>() as c_uint;
+        alg.base.cra_priority = T::PRIORITY;
+        alg.base.cra_name = name_array(T::NAME);
+        alg.base.cra_driver_name = name_array(T::DRIVER_NAME);
+        alg
+    };
+
+    /// `init`: creates the context.
+    ///
+    /// # Safety
+    ///
+    /// Called by the crypto API with a new transform of this algorithm.
+    unsafe extern "C" fn init(tfm: *mut bindings::crypto_aead) -> c_int {
+        // SAFETY: a new transform of this algorithm, whose context area fits `T::Context`
+        // (`cra_ctxsize`, alignment checked in `ALG`).
+        unsafe { ctx_init::<T::Context>(&raw mut (*tfm).base) };
+        0
+    }
+
+    /// `exit`: drops the context and wipes its memory.
+    ///
+    /// # Safety
+    ///
+    /// Called by the crypto API once, when a transform initialised by `init` is freed.
+    unsafe extern "C" fn exit(tfm: *mut bindings::crypto_aead) {
+        // SAFETY: the context was created by `init` and is never used again.
+        unsafe { ctx_exit::<T::Context>(&raw mut (*tfm).base) };
+    }
+
+    /// # Safety
+    ///
+    /// Called by the crypto API with a live transform (not used concurrently) and `len`
+    /// readable bytes at `key`.
+    unsafe extern "C" fn setkey(
+        tfm: *mut bindings::crypto_aead,
+        key: *const u8,
+        len: c_uint,
+    ) -> c_int {
+        // SAFETY: the transform is live; `base` is its `crypto_tfm`.
+        let base = unsafe { &raw mut (*tfm).base };
+        // SAFETY: setkey has exclusive use of the transform, whose context `init` created.
+        let ctx = unsafe { &mut *ctx::<T::Context>(base) };
+        // SAFETY: `key` points to `len` readable bytes (or `len` is 0); the transform is live.
+        let key = Key::new(unsafe { byte_slice(key, len) }, unsafe {
+            (*base).crt_flags
+        });
+        // SAFETY: no NEON section is open in a crypto API callback; this is the only `Simd`.
+        let mut simd = unsafe { Simd::new(true) };
+        match T::set_key(ctx, &key, &mut simd) {
+            Ok(()) => 0,
+            Err(e) => e.to_errno(),
+        }
+    }
+
+    /// `setauthsize`: the crypto API stores the size if this accepts it.
+    ///
+    /// # Safety
+    ///
+    /// Called by the crypto API with a live transform.
+    unsafe extern "C" fn setauthsize(_tfm: *mut bindings::crypto_aead, size: c_uint) -> c_int {
+        match T::check_auth_size(size as usize) {
+            Ok(()) => 0,
+            Err(e) => e.to_errno(),
+        }
+    }
+
+    /// Runs `f` on the request.
+    ///
+    /// # Safety
+    ///
+    /// `req` must be a valid request on a live transform of this algorithm, not used
+    /// elsewhere during the call (what the crypto API guarantees to `encrypt`/`decrypt`).
+    unsafe fn crypt(
+        req: *mut bindings::aead_request,
+        decrypt: bool,
+        f: impl FnOnce(&T::Context, &mut Request<'_, T::Iv>) -> Result,
+    ) -> c_int {
+        // SAFETY: the request is valid, on a live transform.
+        let (iv, tfm, cryptlen, assoclen) = unsafe {
+            let tfm = (*req).base.tfm;
+            (
+                (*req).iv,
+                tfm.cast::<u8>()
+                    .wrapping_sub(core::mem::offset_of!(bindings::crypto_aead, base))
+                    .cast::<bindings::crypto_aead>(),
+                (*req).cryptlen,
+                (*req).assoclen,
+            )
+        };
+        if T::Iv::SIZE > 0 && iv.is_null() {
+            return EINVAL.to_errno();
+        }
+        // SAFETY: the request's `crypto_tfm` is the `base` of its `crypto_aead`.
+        let auth = unsafe { (*tfm).authsize };
+        let text = if decrypt {
+            match cryptlen.checked_sub(auth) {
+                Some(t) => t,
+                None => return EINVAL.to_errno(),
+            }
+        } else {
+            cryptlen
+        };
+        if assoclen.checked_add(cryptlen).is_none() || auth as usize > MAX_TAG {
+            return EINVAL.to_errno();
+        }
+        // SAFETY: the transform is live and its context initialised by `init`; requests
+        // only read it.
+        let ctx = unsafe { &*ctx::<T::Context>(&raw mut (*tfm).base) };
+        // INVARIANT: checked and guaranteed above.
+        let mut r = Request {
+            req,
+            text,
+            auth,
+            decrypt,
+            // SAFETY: no section is open in a crypto API callback; the request owns the
+            // only `Simd`.
+            simd: unsafe { Simd::new(false) },
+            _p: PhantomData,
+        };
+        match f(ctx, &mut r) {
+            Ok(()) => 0,
+            Err(e) => e.to_errno(),
+        }
+    }
+
+    /// # Safety
+    ///
+    /// Called by the crypto API with a valid request on a transform of this algorithm.
+    unsafe extern "C" fn encrypt(req: *mut bindings::aead_request) -> c_int {
+        // SAFETY: as guaranteed by the crypto API.
+        unsafe { Self::crypt(req, false, T::encrypt) }
+    }
+
+    /// # Safety
+    ///
+    /// As for [`Self::encrypt`].
+    unsafe extern "C" fn decrypt(req: *mut bindings::aead_request) -> c_int {
+        // SAFETY: as guaranteed by the crypto API.
+        unsafe { Self::crypt(req, true, T::decrypt) }
+    }
+}
+
+/// The largest tag the abstraction handles (the block size of the ciphers it is used with).
+pub const MAX_TAG: usize = 16;
+
+/// The kind of the AEADs: `struct aead_alg`.
+pub struct AeadKind;
+
+// SAFETY: `aead_alg` embeds its `crypto_alg` at `base`; it is registered and unregistered
+// with `crypto_register_aead()` and `crypto_unregister_aead()`.
+unsafe impl Kind for AeadKind {
+    type Raw = bindings::aead_alg;
+    const BASE: usize = core::mem::offset_of!(bindings::aead_alg, base);
+
+    unsafe fn register(raw: *mut bindings::aead_alg) -> c_int {
+        // SAFETY: as required of the caller.
+        unsafe { bindings::crypto_register_aead(raw) }
+    }
+
+    unsafe fn unregister(raw: *mut bindings::aead_alg) {
+        // SAFETY: as required of the caller.
+        unsafe { bindings::crypto_unregister_aead(raw) }
+    }
+}
+
+/// The description of `T`, at compile time, for [`Registration::new`].
+pub const fn alg<T: Aead>() -> Desc<AeadKind> {
+    Desc(Adapter::<T>::ALG)
+}
+
+/// `N` registered AEADs; dropping it unregisters them (see [`super::alg`]).
+pub type Registration<const N: usize> = super::alg::Registration<AeadKind, N>;
+
+/// A request handed to [`Aead::encrypt`] or [`Aead::decrypt`].
+///
+/// # Invariants
+///
+/// `req` is a valid request, exclusively ours for `'a`, with a non-NULL IV of `Iv::SIZE`
+/// bytes if that is not zero; `text` is the length of its text (`cryptlen`, less the tag
+/// for a decryption), `auth` its tag size (at most [`MAX_TAG`]), and `assoclen + cryptlen`
+/// does not overflow. `simd` is the callback's right to use NEON.
+pub struct Request<'a, Iv: Block> {
+    req: *mut bindings::aead_request,
+    text: c_uint,
+    auth: c_uint,
+    decrypt: bool,
+    simd: Simd,
+    _p: PhantomData<(&'a mut bindings::aead_request, Iv)>,
+}
+
+impl<Iv: Block> Request<'_, Iv> {
+    /// The length of the associated data in bytes.
+    pub fn assoc_len(&self) -> usize {
+        // SAFETY: the request is valid by the type invariant.
+        unsafe { (*self.req).assoclen as usize }
+    }
+
+    /// The length of the text (plaintext or ciphertext, without the tag) in bytes.
+    pub fn text_len(&self) -> usize {
+        self.text as usize
+    }
+
+    /// The size of the tag in bytes.
+    pub fn auth_size(&self) -> usize {
+        self.auth as usize
+    }
+
+    /// The request's IV.
+    pub fn iv(&mut self) -> &Iv {
+        if Iv::SIZE == 0 {
+            // SAFETY: `Iv` is zero-sized, so any non-null, aligned pointer is valid for it.
+            return unsafe { core::ptr::NonNull::<Iv>::dangling().as_ref() };
+        }
+        // SAFETY: the IV is non-NULL with `Iv::SIZE` bytes (type invariant); `Iv` is a byte
+        // array, so any address is aligned for it.
+        unsafe { &*(*self.req).iv.cast::<Iv>() }
+    }
+
+    /// The right to use NEON outside a walk.
+    pub fn simd(&mut self) -> &mut Simd {
+        &mut self.simd
+    }
+
+    /// Hands the associated data to `f` in order, in pieces of at most [`MAX_STEP`] bytes
+    /// (each scatterlist entry's part of it, split at that size), with the right to use
+    /// NEON on each. Pieces may have any length and alignment.
+    pub fn for_each_ad(&mut self, mut f: impl FnMut(&[u8], &mut Simd) -> Result) -> Result {
+        let mut left = self.assoc_len();
+        // SAFETY: the request is valid (type invariant).
+        let mut sg = unsafe { (*self.req).src };
+        let mut buf = [0u8; 256];
+        let mut at = 0usize;
+        while left > 0 {
+            if sg.is_null() {
+                return Err(EINVAL);
+            }
+            let mut len: c_uint = 0;
+            // SAFETY: `sg` is an entry of the request's valid source scatterlist.
+            let p = unsafe { bindings::sm4rs_sg_entry(sg, &mut len) };
+            let n = (len as usize).min(left);
+            if !p.is_null() {
+                // SAFETY: the entry's `len >= n` bytes are mapped at `p` (permanently), and the
+                // request's source is only read while it is ours.
+                let data = unsafe { core::slice::from_raw_parts(p.cast::<u8>(), n) };
+                for piece in data.chunks(MAX_STEP) {
+                    f(piece, &mut self.simd)?;
+                }
+            } else {
+                // Without a permanent mapping (highmem): copied out a little at a time.
+                let mut done = 0;
+                while done < n {
+                    let k = (n - done).min(buf.len());
+                    let piece = buf.get_mut(..k).ok_or(EINVAL)?;
+                    // SAFETY: the source holds `assoclen` bytes and `at + done + k` is
+                    // within them; `piece` is writable for `k` bytes.
+                    unsafe {
+                        bindings::sm4rs_sg_copy(
+                            piece.as_mut_ptr().cast(),
+                            (*self.req).src,
+                            (at + done) as c_uint,
+                            k as c_uint,
+                            0,
+                        )
+                    };
+                    f(piece, &mut self.simd)?;
+                    done += k;
+                }
+            }
+            left -= n;
+            at += n;
+            // SAFETY: `sg` is a valid entry; `sg_next` gives the next one or NULL.
+            sg = unsafe { bindings::sg_next(sg) };
+        }
+        Ok(())
+    }
+
+    /// Walks the text, as [`super::skcipher::Request::walk`] walks an skcipher's data: `f`
+    /// gets each step (whole chunks but for the last step) and returns how many bytes at
+    /// its end it left for the next one.
+    pub fn walk(&mut self, f: impl FnMut(&mut Step<'_, [u8; 0]>) -> Result<usize>) -> Result {
+        let req = self.req;
+        // SAFETY: the request is valid (type invariant).
+        let span = unsafe {
+            Span {
+                src: (*req).src,
+                dst: (*req).dst,
+                off: (*req).assoclen,
+                len: self.text,
+                iv: (*req).iv.cast(),
+                flags: (*req).base.flags,
+            }
+        };
+        let decrypt = self.decrypt;
+        // SAFETY: the span is the request's text (the kernel's AEAD walks cover the same
+        // bytes: `cryptlen`, less the tag when decrypting, after the associated data); the
+        // request is ours; the steps get no IV (`[u8; 0]`).
+        unsafe {
+            walk_span(
+                &span,
+                &mut self.simd,
+                |w| {
+                    if decrypt {
+                        bindings::skcipher_walk_aead_decrypt(w, req, false)
+                    } else {
+                        bindings::skcipher_walk_aead_encrypt(w, req, false)
+                    }
+                },
+                f,
+            )
+        }
+    }
+
+    /// Writes the first [`Request::auth_size`] bytes of `tag` after the text in the
+    /// destination (encryption).
+    pub fn write_tag(&mut self, tag: &[u8; MAX_TAG]) {
+        // SAFETY: the request is valid; its destination holds `assoclen + cryptlen +
+        // authsize` bytes for an encryption; `tag` has `auth <= MAX_TAG` bytes and is only
+        // read.
+        unsafe {
+            bindings::sm4rs_sg_copy(
+                tag.as_ptr().cast_mut().cast(),
+                (*self.req).dst,
+                (*self.req).assoclen + self.text,
+                self.auth,
+                1,
+            )
+        };
+    }
+
+    /// Compares the first [`Request::auth_size`] bytes of `tag` with the request's tag (in
+    /// the source after the text) in time independent of their contents: `EBADMSG` if they
+    /// differ.
+    pub fn verify_tag(&mut self, tag: &[u8; MAX_TAG]) -> Result {
+        let mut theirs = super::Secret::<MAX_TAG>::zeroed();
+        // SAFETY: the request is valid; for a decryption its source holds `assoclen +
+        // cryptlen` bytes, the tag being the last `auth` of them; `theirs` has room for
+        // `auth <= MAX_TAG` bytes.
+        unsafe {
+            bindings::sm4rs_sg_copy(
+                theirs.as_mut_ptr().cast(),
+                (*self.req).src,
+                (*self.req).assoclen + self.text,
+                self.auth,
+                0,
+            )
+        };
+        // SAFETY: both buffers are readable for `auth <= MAX_TAG` bytes.
+        let differ = unsafe {
+            bindings::sm4rs_crypto_memneq(
+                tag.as_ptr().cast(),
+                theirs.as_ptr().cast(),
+                self.auth as usize,
+            )
+        };
+        if differ {
+            Err(ebadmsg())
+        } else {
+            Ok(())
+        }
+    }
+}
