@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! What the SM4 AEAD modes share: the order of a request's work over its NEON sections
+//! ([`Chain`], [`run`]), and the associated data, handed over in pieces of any length (one
+//! scatterlist entry at a time), fed to a block function in whole blocks ([`Feed`]: the hash
+//! of GCM, the CBC-MAC of CCM).
+
+use crate::crypto::{
+    aead::{Request, MAX_TAG},
+    edeadlk,
+    simd::Neon,
+    skcipher::InOut,
+    Block, Secret,
+};
+use crate::sm4::BLOCK_SIZE;
+use kernel::error::Result;
+
+/// The state of one request of a mode, advanced inside NEON sections (the token).
+pub(crate) trait Chain {
+    /// The first work of the request, in its first section (e.g. the block that masks the
+    /// tag).
+    fn start(&mut self, neon: &Neon);
+    /// A piece of the associated data; `last` with the piece that ends it.
+    fn ad(&mut self, neon: &Neon, data: &[u8], last: bool);
+    /// A step of the text: whole blocks, and with `last` the partial block that ends the
+    /// text. Returns how many bytes it left for the next step (a partial block of a step
+    /// that is not the last).
+    fn text(&mut self, neon: &Neon, io: &mut InOut<'_>, last: bool) -> usize;
+    /// The tag, after the text.
+    fn finish(&mut self, neon: &Neon) -> [u8; MAX_TAG];
+}
+
+/// Runs the request through `c`: the associated data, a piece per section, then the text, a
+/// walk step per section, the tag computed in the last one (or in a section of its own if
+/// there is no text). Returns the tag; `EDEADLK` where NEON may not be used.
+pub(crate) fn run<C: Chain, Iv: Block>(
+    c: &mut C,
+    req: &mut Request<'_, Iv>,
+) -> Result<[u8; MAX_TAG]> {
+    let ad_len = req.assoc_len();
+    let mut seen = 0;
+    let mut started = false;
+    req.for_each_ad(|piece, simd| {
+        seen += piece.len();
+        let last = seen == ad_len;
+        simd.neon(|neon| {
+            if !started {
+                c.start(neon);
+                started = true;
+            }
+            c.ad(neon, piece, last)
+        })
+        .ok_or_else(edeadlk)
+    })?;
+    let mut tag = None;
+    req.walk(|step| {
+        let last = step.len() == step.total();
+        let (mut io, _, simd) = step.data();
+        simd.neon(|neon| {
+            if !started {
+                c.start(neon);
+                started = true;
+            }
+            let left = c.text(neon, &mut io, last);
+            if last {
+                tag = Some(c.finish(neon));
+            }
+            left
+        })
+        .ok_or_else(edeadlk)
+    })?;
+    if let Some(t) = tag {
+        return Ok(t);
+    }
+    req.simd()
+        .neon(|neon| {
+            if !started {
+                c.start(neon);
+            }
+            c.finish(neon)
+        })
+        .ok_or_else(edeadlk)
+}
+
+/// The partial block that ends a text: `rest` (shorter than a block) XORed with the
+/// keystream `ks` into its destination. Returns its input (`input`) or its output, padded
+/// with zeros to a block: what the mode authenticates (GCM the ciphertext, CCM the
+/// plaintext).
+pub(crate) fn partial(
+    rest: &mut InOut<'_>,
+    ks: &[u8; BLOCK_SIZE],
+    input: bool,
+) -> Secret<BLOCK_SIZE> {
+    let n = rest.len().min(BLOCK_SIZE);
+    let mut inp = Secret::<BLOCK_SIZE>::zeroed();
+    rest.read(&mut inp[..n]);
+    let mut out = Secret::<BLOCK_SIZE>::zeroed();
+    for ((o, i), k) in out[..n].iter_mut().zip(inp.iter()).zip(ks.iter()) {
+        *o = i ^ k;
+    }
+    rest.write(&out[..n]);
+    if input {
+        inp
+    } else {
+        out
+    }
+}
+
+/// A partial block kept between pieces.
+///
+/// # Invariants
+///
+/// `fill < BLOCK_SIZE` between calls.
+pub(crate) struct Feed {
+    part: [u8; BLOCK_SIZE],
+    fill: usize,
+}
+
+impl Feed {
+    /// An empty feed, or one that starts with `prefix` (CCM's encoded length of the
+    /// associated data; at most a block).
+    pub(crate) fn new(prefix: &[u8]) -> Self {
+        let mut part = [0; BLOCK_SIZE];
+        let fill = prefix.len().min(BLOCK_SIZE - 1);
+        part[..fill].copy_from_slice(&prefix[..fill]);
+        // INVARIANT: `fill < BLOCK_SIZE`.
+        Self { part, fill }
+    }
+
+    /// Feeds `data`: `f(p, n)` gets `n` whole blocks at `p` (in this buffer or in `data`),
+    /// in order; what is left of a block waits for the next piece.
+    pub(crate) fn feed(&mut self, data: &[u8], mut f: impl FnMut(*const u8, usize)) {
+        let mut data = data;
+        if self.fill > 0 {
+            let k = (BLOCK_SIZE - self.fill).min(data.len());
+            let (head, rest) = data.split_at(k);
+            self.part[self.fill..self.fill + k].copy_from_slice(head);
+            self.fill += k;
+            data = rest;
+            if self.fill < BLOCK_SIZE {
+                return;
+            }
+            f(self.part.as_ptr(), 1);
+            self.fill = 0;
+        }
+        let whole = data.len() / BLOCK_SIZE;
+        if whole > 0 {
+            f(data.as_ptr(), whole);
+        }
+        let rest = &data[whole * BLOCK_SIZE..];
+        self.part[..rest.len()].copy_from_slice(rest);
+        // INVARIANT: `rest` is shorter than a block.
+        self.fill = rest.len();
+    }
+
+    /// Feeds what is left padded with zeros to a block (nothing if nothing is left).
+    pub(crate) fn flush(&mut self, mut f: impl FnMut(*const u8, usize)) {
+        if self.fill > 0 {
+            self.part[self.fill..].fill(0);
+            f(self.part.as_ptr(), 1);
+            self.fill = 0;
+        }
+    }
+}

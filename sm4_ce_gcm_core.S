@@ -1,0 +1,383 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * SM4-GCM (NIST SP 800-38D over SM4, RFC 8998) cores for the ARMv8 Crypto Extensions:
+ * SM4E for the counter mode, PMULL/PMULL2 for GHASH. Called from sm4_ce_gcm_glue.rs, only
+ * inside a kernel-mode NEON section. The key schedule is sm4-ce's (sm4_ce_expand_key).
+ *
+ * GHASH representation: GCM numbers the bits of a block from the most significant bit of
+ * its first byte as the coefficients of x^0, x^1, ... `rbit` on each byte makes the block,
+ * read as a little-endian 128-bit integer, the polynomial with bit i the coefficient of
+ * x^i, which PMULL multiplies as it is. So blocks are bit-reversed per byte on the way in
+ * and the hash on the way out, and products are reduced modulo
+ * P = x^128 + x^7 + x^2 + x + 1 by folding: x^128 = x^7 + x^2 + x + 1 = 0x87 (mod P).
+ * The hash state and the key's powers are kept in that form; the state is stored to the
+ * caller's 16 bytes in GCM's byte order.
+ *
+ * Products are Karatsuba's: for a = a1:a0 and h = h1:h0 (64-bit halves), lo = a0 h0,
+ * hi = a1 h1 and mid = (a0 ^ a1)(h0 ^ h1) ^ lo ^ hi. Four blocks are hashed per reduction
+ * (X' = (X ^ C0) H^4 ^ C1 H^3 ^ C2 H^2 ^ C3 H): the products are summed and reduced once.
+ *
+ * Counter blocks are built in SM4E lane order: the loaded counter block after rev32 has its
+ * big-endian words in lanes 0-3, so lane 3 is GCM's 32-bit counter as an integer, which a
+ * general register increments (inc32: modulo 2^32) and `mov` puts in place.
+ *
+ * Registers (AAPCS64): x0-x6 arguments, x9-x10 scratch; v0-v3 counter blocks/keystream,
+ * v4-v7 data, v8-v11 H^1-H^4 and v12-v13 their Karatsuba halves (v8-v15 low halves are
+ * callee-saved: spilled), v14 the counter block, v15 zero, v16-v18 the product sums
+ * (lo, mid, hi), v19-v20 scratch, v21 the hash X, v22 the reduction constant, v23 the
+ * byte reversal, v24-v31 the round keys.
+ */
+
+#include <linux/linkage.h>
+#include <asm/assembler.h>
+
+#include "lib/sm4-asm.h"
+
+	.arch	armv8.2-a+crypto+sm4
+
+	RK	.req	x0	/* const u32 rk[32], the encryption schedule */
+	DST	.req	x1	/* u8 *dst */
+	SRC	.req	x2	/* const u8 *src */
+	NBLK	.req	w3	/* unsigned int nblocks */
+	CTR	.req	x4	/* u8 ctr[16]: the next counter block, read and updated */
+	XP	.req	x5	/* u8 x[16]: the hash, read and updated */
+	HTBL	.req	x6	/* const u8 htable[64]: H^1..H^4, bit-reflected */
+	COUNT	.req	w10	/* the 32-bit counter of the next block */
+
+	H1	.req	v8
+	H2	.req	v9
+	H3	.req	v10
+	H4	.req	v11
+	K12	.req	v12	/* (h0 ^ h1) of H^1 in lane 0, of H^2 in lane 1 */
+	K34	.req	v13	/* the same for H^3, H^4 */
+	CTRB	.req	v14	/* the counter block, in SM4E lane order */
+	ZERO	.req	v15
+	LO	.req	v16
+	MID	.req	v17
+	HI	.req	v18
+	T0	.req	v19
+	T1	.req	v20
+	X	.req	v21	/* the hash, bit-reflected */
+	GPOLY	.req	v22	/* 0x87 in both halves */
+	BSWAP	.req	v23	/* tbl index reversing 16 bytes: SM4E state -> output bytes */
+
+	/* v24-v31 <- rk[0..31]; clobbers RK. */
+	.macro	load_round_keys
+	ld1	{v24.4s-v27.4s}, [RK], #64
+	ld1	{v28.4s-v31.4s}, [RK]
+	.endm
+
+	/* The 32 rounds of one block \b (SM4E lane order). */
+	.macro	sm4_rounds1, b
+	sm4e	\b\().4s, v24.4s
+	sm4e	\b\().4s, v25.4s
+	sm4e	\b\().4s, v26.4s
+	sm4e	\b\().4s, v27.4s
+	sm4e	\b\().4s, v28.4s
+	sm4e	\b\().4s, v29.4s
+	sm4e	\b\().4s, v30.4s
+	sm4e	\b\().4s, v31.4s
+	.endm
+
+	/* Four rounds (round keys \k) of v0-v3. */
+	.macro	sm4_round4, k
+	sm4e	v0.4s, \k\().4s
+	sm4e	v1.4s, \k\().4s
+	sm4e	v2.4s, \k\().4s
+	sm4e	v3.4s, \k\().4s
+	.endm
+
+	/* The 32 rounds of v0-v3, interleaved to hide SM4E's latency. */
+	.macro	sm4_rounds4
+	sm4_round4 v24
+	sm4_round4 v25
+	sm4_round4 v26
+	sm4_round4 v27
+	sm4_round4 v28
+	sm4_round4 v29
+	sm4_round4 v30
+	sm4_round4 v31
+	.endm
+
+	/* \out <- the Karatsuba halves of \ha in lane 0 and of \hb in lane 1. */
+	.macro	karatsuba_key, out, ha, hb
+	ext	T0.16b, \ha\().16b, \ha\().16b, #8
+	eor	T0.16b, T0.16b, \ha\().16b
+	ext	T1.16b, \hb\().16b, \hb\().16b, #8
+	eor	T1.16b, T1.16b, \hb\().16b
+	zip1	\out\().2d, T0.2d, T1.2d
+	.endm
+
+	/* The constants of the hash: GPOLY, ZERO. */
+	.macro	ghash_consts
+	movi	ZERO.2d, #0
+	mov	x9, #0x87
+	dup	GPOLY.2d, x9
+	.endm
+
+	/* H1-H4, K12, K34 from the table at \tbl; GPOLY, ZERO. */
+	.macro	ghash_setup, tbl
+	ld1	{H1.16b-H4.16b}, [\tbl]
+	karatsuba_key K12, H1, H2
+	karatsuba_key K34, H3, H4
+	ghash_consts
+	.endm
+
+	/*
+	 * LO, MID, HI (+)= the Karatsuba products of \a and \h, whose halves are in lane \lane
+	 * of \k; \first sets them instead of adding.
+	 */
+	.macro	gmul, a, h, k, lane, first=0
+	ext	T0.16b, \a\().16b, \a\().16b, #8
+	eor	T0.16b, T0.16b, \a\().16b	/* a0 ^ a1 in both lanes */
+	.if	\first
+	pmull	LO.1q, \a\().1d, \h\().1d
+	pmull2	HI.1q, \a\().2d, \h\().2d
+	.if	\lane
+	pmull2	MID.1q, T0.2d, \k\().2d
+	.else
+	pmull	MID.1q, T0.1d, \k\().1d
+	.endif
+	.else
+	pmull	T1.1q, \a\().1d, \h\().1d
+	eor	LO.16b, LO.16b, T1.16b
+	pmull2	T1.1q, \a\().2d, \h\().2d
+	eor	HI.16b, HI.16b, T1.16b
+	.if	\lane
+	pmull2	T1.1q, T0.2d, \k\().2d
+	.else
+	pmull	T1.1q, T0.1d, \k\().1d
+	.endif
+	eor	MID.16b, MID.16b, T1.16b
+	.endif
+	.endm
+
+	/* X <- (LO + MID x^64 + HI x^128) mod P. */
+	.macro	ghash_reduce
+	eor	MID.16b, MID.16b, LO.16b
+	eor	MID.16b, MID.16b, HI.16b	/* the middle product a0 h1 ^ a1 h0 */
+	ext	T0.16b, ZERO.16b, MID.16b, #8
+	eor	LO.16b, LO.16b, T0.16b		/* LO: bits 0-127 of the product */
+	ext	T0.16b, MID.16b, ZERO.16b, #8
+	eor	HI.16b, HI.16b, T0.16b		/* HI: bits 128-255 */
+	pmull2	T0.1q, HI.2d, GPOLY.2d		/* bits 192-255: x^192 = 0x87 x^64 */
+	ext	T1.16b, ZERO.16b, T0.16b, #8
+	eor	LO.16b, LO.16b, T1.16b
+	ext	T1.16b, T0.16b, ZERO.16b, #8
+	eor	HI.16b, HI.16b, T1.16b
+	pmull	T0.1q, HI.1d, GPOLY.1d		/* bits 128-191: x^128 = 0x87 */
+	eor	X.16b, LO.16b, T0.16b
+	.endm
+
+	/* X <- (X ^ \a) H; \a is bit-reflected and clobbered. */
+	.macro	ghash1, a
+	eor	\a\().16b, \a\().16b, X.16b
+	gmul	\a, H1, K12, 0, 1
+	ghash_reduce
+	.endm
+
+	/* X <- (((X ^ \a0) H ^ \a1) H ^ \a2) H ^ \a3) H, with one reduction. */
+	.macro	ghash4, a0, a1, a2, a3
+	eor	\a0\().16b, \a0\().16b, X.16b
+	gmul	\a0, H4, K34, 1, 1
+	gmul	\a1, H3, K34, 0
+	gmul	\a2, H2, K12, 1
+	gmul	\a3, H1, K12, 0
+	ghash_reduce
+	.endm
+
+/*
+ * void sm4rs_ce_gcm_init(const u32 rk[32], u8 htable[64]);
+ *
+ * H = E(0^128), bit-reflected, and its powers H^2, H^3, H^4: the table the other functions
+ * take.
+ */
+SYM_FUNC_START(sm4rs_ce_gcm_init)
+	save_v8_v15
+	load_round_keys
+	load_perm BSWAP, .Lgcm_bswap128
+	movi	v0.2d, #0
+	sm4_rounds1 v0
+	tbl	v0.16b, {v0.16b}, BSWAP.16b	/* H, in GCM's byte order */
+	rbit	H1.16b, v0.16b
+	ghash_consts
+	karatsuba_key K12, H1, H1
+	mov	v0.16b, H1.16b			/* H^2, H^3, H^4: (0 ^ H^k) H */
+	movi	X.2d, #0
+	ghash1	v0
+	mov	H2.16b, X.16b
+	mov	v0.16b, H2.16b
+	movi	X.2d, #0
+	ghash1	v0
+	mov	H3.16b, X.16b
+	mov	v0.16b, H3.16b
+	movi	X.2d, #0
+	ghash1	v0
+	mov	H4.16b, X.16b
+	st1	{H1.16b-H4.16b}, [x1]
+	restore_v8_v15
+	ret
+SYM_FUNC_END(sm4rs_ce_gcm_init)
+
+/*
+ * void sm4rs_ce_gcm_block(const u32 rk[32], u8 dst[16], const u8 src[16]);
+ *
+ * One block through SM4 (E(J0) for the tag, a keystream block for a partial last block).
+ */
+SYM_FUNC_START(sm4rs_ce_gcm_block)
+	load_round_keys
+	load_perm BSWAP, .Lgcm_bswap128
+	ld1	{v0.16b}, [SRC]
+	rev32	v0.16b, v0.16b
+	sm4_rounds1 v0
+	tbl	v0.16b, {v0.16b}, BSWAP.16b
+	st1	{v0.16b}, [DST]
+	ret
+SYM_FUNC_END(sm4rs_ce_gcm_block)
+
+/*
+ * void sm4rs_ce_ghash(const u8 htable[64], u8 x[16], const u8 *src, unsigned int nblocks);
+ *
+ * x <- GHASH_H(x, the nblocks whole blocks at src).
+ */
+SYM_FUNC_START(sm4rs_ce_ghash)
+	cbz	NBLK, .Lghash_ret
+	save_v8_v15
+	ghash_setup x0
+	ld1	{X.16b}, [x1]
+	rbit	X.16b, X.16b
+.Lghash_loop4:
+	cmp	NBLK, #4
+	b.lo	.Lghash_tail
+	ld1	{v4.16b-v7.16b}, [SRC], #64
+	rbit	v4.16b, v4.16b
+	rbit	v5.16b, v5.16b
+	rbit	v6.16b, v6.16b
+	rbit	v7.16b, v7.16b
+	ghash4	v4, v5, v6, v7
+	sub	NBLK, NBLK, #4
+	b	.Lghash_loop4
+.Lghash_tail:
+	cbz	NBLK, .Lghash_done
+	ld1	{v4.16b}, [SRC], #16
+	rbit	v4.16b, v4.16b
+	ghash1	v4
+	sub	NBLK, NBLK, #1
+	b	.Lghash_tail
+.Lghash_done:
+	rbit	X.16b, X.16b
+	st1	{X.16b}, [x1]
+	restore_v8_v15
+.Lghash_ret:
+	ret
+SYM_FUNC_END(sm4rs_ce_ghash)
+
+	/* \v <- the counter block with the next counter, in lane order. */
+	.macro	next_ctr, v
+	mov	\v\().16b, CTRB.16b
+	mov	\v\().s[3], COUNT
+	add	COUNT, COUNT, #1
+	.endm
+
+	/*
+	 * The body of sm4rs_ce_gcm_enc (\enc = 1) and sm4rs_ce_gcm_dec (\enc = 0): counter
+	 * mode over nblocks whole blocks, the hash over the ciphertext (the output when
+	 * encrypting, the input when decrypting).
+	 */
+	.macro	gcm_crypt, enc
+	cbz	NBLK, .Lgcm\enc\()_ret
+	save_v8_v15
+	load_round_keys
+	ghash_setup HTBL
+	load_perm BSWAP, .Lgcm_bswap128
+	ld1	{CTRB.16b}, [CTR]
+	rev32	CTRB.16b, CTRB.16b
+	mov	COUNT, CTRB.s[3]
+	ld1	{X.16b}, [XP]
+	rbit	X.16b, X.16b
+.Lgcm\enc\()_loop4:
+	cmp	NBLK, #4
+	b.lo	.Lgcm\enc\()_tail
+	next_ctr v0
+	next_ctr v1
+	next_ctr v2
+	next_ctr v3
+	sm4_rounds4
+	tbl	v0.16b, {v0.16b}, BSWAP.16b
+	tbl	v1.16b, {v1.16b}, BSWAP.16b
+	tbl	v2.16b, {v2.16b}, BSWAP.16b
+	tbl	v3.16b, {v3.16b}, BSWAP.16b
+	ld1	{v4.16b-v7.16b}, [SRC], #64
+	eor	v0.16b, v0.16b, v4.16b
+	eor	v1.16b, v1.16b, v5.16b
+	eor	v2.16b, v2.16b, v6.16b
+	eor	v3.16b, v3.16b, v7.16b
+	st1	{v0.16b-v3.16b}, [DST], #64
+	.if	\enc
+	rbit	v0.16b, v0.16b
+	rbit	v1.16b, v1.16b
+	rbit	v2.16b, v2.16b
+	rbit	v3.16b, v3.16b
+	ghash4	v0, v1, v2, v3
+	.else
+	rbit	v4.16b, v4.16b
+	rbit	v5.16b, v5.16b
+	rbit	v6.16b, v6.16b
+	rbit	v7.16b, v7.16b
+	ghash4	v4, v5, v6, v7
+	.endif
+	sub	NBLK, NBLK, #4
+	b	.Lgcm\enc\()_loop4
+.Lgcm\enc\()_tail:
+	cbz	NBLK, .Lgcm\enc\()_done
+	next_ctr v0
+	sm4_rounds1 v0
+	tbl	v0.16b, {v0.16b}, BSWAP.16b
+	ld1	{v4.16b}, [SRC], #16
+	eor	v0.16b, v0.16b, v4.16b
+	st1	{v0.16b}, [DST], #16
+	.if	\enc
+	rbit	v0.16b, v0.16b
+	ghash1	v0
+	.else
+	rbit	v4.16b, v4.16b
+	ghash1	v4
+	.endif
+	sub	NBLK, NBLK, #1
+	b	.Lgcm\enc\()_tail
+.Lgcm\enc\()_done:
+	mov	CTRB.s[3], COUNT
+	rev32	CTRB.16b, CTRB.16b
+	st1	{CTRB.16b}, [CTR]
+	rbit	X.16b, X.16b
+	st1	{X.16b}, [XP]
+	restore_v8_v15
+.Lgcm\enc\()_ret:
+	ret
+	.endm
+
+/*
+ * void sm4rs_ce_gcm_enc(const u32 rk[32], u8 *dst, const u8 *src, unsigned int nblocks,
+ *			 u8 ctr[16], u8 x[16], const u8 htable[64]);
+ *
+ * Encrypts nblocks whole blocks in counter mode from the counter block ctr (its last word
+ * incremented per block, modulo 2^32, and written back) and hashes the ciphertext into x.
+ */
+SYM_FUNC_START(sm4rs_ce_gcm_enc)
+	gcm_crypt 1
+SYM_FUNC_END(sm4rs_ce_gcm_enc)
+
+/*
+ * void sm4rs_ce_gcm_dec(const u32 rk[32], u8 *dst, const u8 *src, unsigned int nblocks,
+ *			 u8 ctr[16], u8 x[16], const u8 htable[64]);
+ *
+ * As sm4rs_ce_gcm_enc, hashing the input (the ciphertext) before it is decrypted.
+ */
+SYM_FUNC_START(sm4rs_ce_gcm_dec)
+	gcm_crypt 0
+SYM_FUNC_END(sm4rs_ce_gcm_dec)
+
+	.section ".rodata", "a"
+	.align	4
+.Lgcm_bswap128:
+	.byte	15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! SM4-GCM (NIST SP 800-38D over SM4; RFC 8998's `TLS_SM4_GCM_SM3`) with the ARMv8 Crypto
+//! Extensions: SM4E for the counter mode and PMULL for GHASH, in `sm4_ce_gcm_core.S`.
+//!
+//! Registers the AEAD `gcm(sm4)` as `gcm-sm4-ce` (priority 400, as upstream's C driver):
+//! 96-bit IVs, tags of 4, 8 and 12 to 16 bytes (`crypto_gcm_check_authsize()`); the
+//! kernel's `rfc4106(gcm(sm4))` template builds on it. Loads only on CPUs with the SM4 and
+//! PMULL instructions, and uses `sm4-ce`'s key schedule (`sm4_ce_expand_key`), as upstream's.
+
+// sm4rs-oot-begin
+// Out of tree, each module compiles its own copy of the abstraction and of the SM4 code and
+// uses a part of them; their `pub` items are the API they would have in `kernel::crypto`.
+#[path = "crypto/mod.rs"]
+#[allow(dead_code, unreachable_pub)]
+mod crypto;
+// sm4rs-oot-end
+#[path = "lib/aead.rs"]
+mod aead_mode;
+#[path = "lib/sm4.rs"]
+#[allow(dead_code, unreachable_pub)]
+mod sm4;
+
+use aead_mode::{Chain, Feed};
+use core::ffi::{c_uint, CStr};
+use crypto::{
+    aead::{self, Aead, Request, MAX_TAG},
+    simd::{self, Neon, Simd},
+    skcipher::{InOut, Key},
+    Secret,
+};
+use kernel::{
+    error::code::{EINVAL, ENODEV},
+    prelude::*,
+};
+use sm4::{RoundKeys, BLOCK_SIZE, KEY_SIZE};
+
+crypto::module! {
+    type: Sm4CeGcmModule,
+    name: "sm4_ce_gcm",
+    author: "The sm4-rs authors",
+    description: "SM4-GCM (NIST SP 800-38D over SM4), ARMv8 Crypto Extensions",
+    license: "GPL",
+    alias: ["crypto-gcm(sm4)", "crypto-gcm-sm4-ce"],
+}
+
+/// The routines of `sm4_ce_gcm_core.S` (and `sm4-ce`'s key schedule); each must run in a
+/// kernel-mode NEON section.
+mod asm {
+    use core::ffi::c_uint;
+
+    extern "C" {
+        /// `sm4-ce`'s export: both schedules of `key`.
+        pub(super) fn sm4_ce_expand_key(
+            key: *const u8,
+            rk_enc: *mut u32,
+            rk_dec: *mut u32,
+            fk: *const u32,
+            ck: *const u32,
+        );
+        pub(super) fn sm4rs_ce_gcm_init(rk: *const u32, htable: *mut u8);
+        pub(super) fn sm4rs_ce_gcm_block(rk: *const u32, dst: *mut u8, src: *const u8);
+        pub(super) fn sm4rs_ce_ghash(htable: *const u8, x: *mut u8, src: *const u8, n: c_uint);
+        pub(super) fn sm4rs_ce_gcm_enc(
+            rk: *const u32,
+            dst: *mut u8,
+            src: *const u8,
+            n: c_uint,
+            ctr: *mut u8,
+            x: *mut u8,
+            htable: *const u8,
+        );
+        pub(super) fn sm4rs_ce_gcm_dec(
+            rk: *const u32,
+            dst: *mut u8,
+            src: *const u8,
+            n: c_uint,
+            ctr: *mut u8,
+            x: *mut u8,
+            htable: *const u8,
+        );
+    }
+}
+
+/// A block.
+type Block = [u8; BLOCK_SIZE];
+
+/// GCM's IV: 96 bits.
+const IV_SIZE: usize = 12;
+
+/// The hash key H = E(0) and its powers H^2, H^3, H^4, bit-reflected (the core's form).
+#[repr(C)]
+struct HashKey([u8; 64]);
+
+impl Default for HashKey {
+    fn default() -> Self {
+        Self([0; 64])
+    }
+}
+
+impl HashKey {
+    /// The table from the encryption schedule `rk` without NEON (a `setkey` where it may
+    /// not be used): H with the Rust SM4 and the powers by a constant-time multiplication.
+    fn compute(&mut self, rk: &RoundKeys) {
+        let mut h = Secret::<BLOCK_SIZE>::zeroed();
+        rk.crypt_block(&mut h);
+        let h1 = reflect(&h);
+        let mut p = h1;
+        for chunk in self.0.chunks_exact_mut(BLOCK_SIZE) {
+            chunk.copy_from_slice(&p.to_le_bytes());
+            p = gf_mul(p, h1);
+        }
+    }
+}
+
+/// The block `b` as GF(2^128) polynomial with bit `i` the coefficient of `x^i` (GCM's bit
+/// order is from the most significant bit of each byte).
+fn reflect(b: &Block) -> u128 {
+    let mut r = [0u8; BLOCK_SIZE];
+    for (o, i) in r.iter_mut().zip(b.iter()) {
+        *o = i.reverse_bits();
+    }
+    u128::from_le_bytes(r)
+}
+
+/// `a * b` modulo x^128 + x^7 + x^2 + x + 1, in time independent of the values.
+fn gf_mul(a: u128, b: u128) -> u128 {
+    let (mut a, mut r) = (a, 0u128);
+    for i in 0..128 {
+        r ^= a & 0u128.wrapping_sub((b >> i) & 1);
+        let carry = a >> 127;
+        a = (a << 1) ^ (0x87 & 0u128.wrapping_sub(carry));
+    }
+    r
+}
+
+/// A transform's key: the encryption schedule and the hash key (wiped when dropped, with the
+/// rest of the context).
+#[derive(Default)]
+struct GcmKey {
+    rk: RoundKeys,
+    h: HashKey,
+}
+
+/// The state of one request between NEON sections.
+struct Gcm<'a> {
+    key: &'a GcmKey,
+    /// The hash so far (GCM's byte order).
+    x: Block,
+    /// The counter block of the next keystream block.
+    ctr: Block,
+    /// E(J0), which masks the tag.
+    ek0: Secret<BLOCK_SIZE>,
+    /// The associated data.
+    ad: Feed,
+    ad_len: usize,
+    text_len: usize,
+    decrypt: bool,
+}
+
+impl<'a> Gcm<'a> {
+    /// The state at the start of `req`.
+    fn new(key: &'a GcmKey, req: &mut Request<'_, [u8; IV_SIZE]>, decrypt: bool) -> Self {
+        let mut j0 = [0u8; BLOCK_SIZE];
+        j0[..IV_SIZE].copy_from_slice(req.iv());
+        j0[BLOCK_SIZE - 1] = 1;
+        Self {
+            key,
+            x: [0; BLOCK_SIZE],
+            ctr: j0,
+            ek0: Secret::zeroed(),
+            ad: Feed::new(&[]),
+            ad_len: req.assoc_len(),
+            text_len: req.text_len(),
+            decrypt,
+        }
+    }
+}
+
+impl Chain for Gcm<'_> {
+    /// E(J0), and the counter moved on to J0 + 1 (the first block's).
+    fn start(&mut self, _: &Neon) {
+        // SAFETY: NEON is on (the token); the schedule is 32 words; both blocks 16 bytes.
+        unsafe {
+            asm::sm4rs_ce_gcm_block(
+                self.key.rk.as_ptr(),
+                self.ek0.as_mut_ptr(),
+                self.ctr.as_ptr(),
+            )
+        };
+        self.ctr[BLOCK_SIZE - 1] = 2;
+    }
+
+    /// Hashes a piece of the associated data; with `last`, pads and hashes what is left.
+    fn ad(&mut self, _: &Neon, data: &[u8], last: bool) {
+        let (h, x) = (self.key.h.0.as_ptr(), self.x.as_mut_ptr());
+        let ghash = |p: *const u8, n: usize| {
+            let n = c_uint::try_from(n).unwrap_or(0);
+            // SAFETY: NEON is on (the token); `p` has `n` whole blocks (`Feed`), the table
+            // is 64 bytes and the hash 16.
+            unsafe { asm::sm4rs_ce_ghash(h, x, p, n) };
+        };
+        self.ad.feed(data, ghash);
+        if last {
+            self.ad.flush(ghash);
+        }
+    }
+
+    /// Encrypts or decrypts the whole blocks of `io`, and with `last` its partial last
+    /// block; returns how many bytes it left (a partial block of a step that is not the
+    /// last).
+    fn text(&mut self, _: &Neon, io: &mut InOut<'_>, last: bool) -> usize {
+        let decrypt = self.decrypt;
+        let whole = io.len() / BLOCK_SIZE;
+        let n = c_uint::try_from(whole).unwrap_or(0);
+        let (rk, h) = (self.key.rk.as_ptr(), self.key.h.0.as_ptr());
+        if n > 0 {
+            let (dst, src) = (io.dst(), io.src());
+            let (ctr, x) = (self.ctr.as_mut_ptr(), self.x.as_mut_ptr());
+            // Direct calls: the assembly has no kCFI type hash for a function pointer.
+            // SAFETY: NEON is on (the token); `io` has `n` whole blocks at its source and
+            // destination (equal or disjoint); the counter and hash are 16 bytes, the
+            // table 64.
+            unsafe {
+                if decrypt {
+                    asm::sm4rs_ce_gcm_dec(rk, dst, src, n, ctr, x, h)
+                } else {
+                    asm::sm4rs_ce_gcm_enc(rk, dst, src, n, ctr, x, h)
+                }
+            };
+        }
+        let tail = io.len() - whole * BLOCK_SIZE;
+        if tail == 0 {
+            return 0;
+        }
+        if !last {
+            return tail;
+        }
+        let mut ks = Secret::<BLOCK_SIZE>::zeroed();
+        // SAFETY: NEON is on; the schedule is 32 words, both blocks 16 bytes.
+        unsafe { asm::sm4rs_ce_gcm_block(rk, ks.as_mut_ptr(), self.ctr.as_ptr()) };
+        let c = aead_mode::partial(&mut io.range(whole * BLOCK_SIZE, tail), &ks, decrypt);
+        // SAFETY: one block on the stack; NEON is on; the table is 64 bytes, the hash 16.
+        unsafe { asm::sm4rs_ce_ghash(h, self.x.as_mut_ptr(), c.as_ptr(), 1) };
+        0
+    }
+
+    /// The tag: the lengths hashed, and the hash masked with E(J0).
+    fn finish(&mut self, _: &Neon) -> [u8; MAX_TAG] {
+        let mut lens = [0u8; BLOCK_SIZE];
+        lens[..8].copy_from_slice(&((self.ad_len as u64) * 8).to_be_bytes());
+        lens[8..].copy_from_slice(&((self.text_len as u64) * 8).to_be_bytes());
+        // SAFETY: one block on the stack; NEON is on (the token); the table is 64 bytes.
+        unsafe {
+            asm::sm4rs_ce_ghash(self.key.h.0.as_ptr(), self.x.as_mut_ptr(), lens.as_ptr(), 1)
+        };
+        let mut tag = [0u8; MAX_TAG];
+        for ((t, x), e) in tag.iter_mut().zip(self.x.iter()).zip(self.ek0.iter()) {
+            *t = x ^ e;
+        }
+        tag
+    }
+}
+
+/// `gcm(sm4)` with SM4E and PMULL.
+struct GcmSm4Ce;
+
+impl Aead for GcmSm4Ce {
+    const NAME: &'static CStr = c"gcm(sm4)";
+    const DRIVER_NAME: &'static CStr = c"gcm-sm4-ce";
+    const PRIORITY: i32 = 400;
+    const CHUNK_SIZE: u32 = BLOCK_SIZE as u32;
+    const MIN_KEY_SIZE: u32 = KEY_SIZE as u32;
+    const MAX_KEY_SIZE: u32 = KEY_SIZE as u32;
+    const MAX_AUTH_SIZE: u32 = MAX_TAG as u32;
+
+    type Iv = [u8; IV_SIZE];
+    type Context = GcmKey;
+
+    fn set_key(ctx: &mut GcmKey, key: &Key<'_>, simd: &mut Simd) -> Result {
+        let key: &[u8; KEY_SIZE] = key.bytes().try_into().map_err(|_| EINVAL)?;
+        let mut dec = RoundKeys::default();
+        let done = simd.neon(|_| {
+            // SAFETY: NEON is on; a 16-byte key, two 32-word schedules, the standard's 4 FK
+            // and 32 CK words, and the 64-byte table.
+            unsafe {
+                asm::sm4_ce_expand_key(
+                    key.as_ptr(),
+                    ctx.rk.as_mut_ptr(),
+                    dec.as_mut_ptr(),
+                    sm4::FK.as_ptr(),
+                    sm4::CK.as_ptr(),
+                );
+                asm::sm4rs_ce_gcm_init(ctx.rk.as_ptr(), ctx.h.0.as_mut_ptr());
+            }
+        });
+        if done.is_none() {
+            ctx.rk.expand_into(key);
+            ctx.h.compute(&ctx.rk);
+        }
+        Ok(())
+    }
+
+    fn check_auth_size(size: usize) -> Result {
+        match size {
+            4 | 8 | 12..=16 => Ok(()),
+            _ => Err(EINVAL),
+        }
+    }
+
+    fn encrypt(ctx: &GcmKey, req: &mut Request<'_, [u8; IV_SIZE]>) -> Result {
+        let tag = aead_mode::run(&mut Gcm::new(ctx, req, false), req)?;
+        req.write_tag(&tag);
+        Ok(())
+    }
+
+    fn decrypt(ctx: &GcmKey, req: &mut Request<'_, [u8; IV_SIZE]>) -> Result {
+        let tag = aead_mode::run(&mut Gcm::new(ctx, req, true), req)?;
+        req.verify_tag(&tag)
+    }
+}
+
+struct Sm4CeGcmModule {
+    _aead: aead::Registration<1>,
+}
+
+impl kernel::Module for Sm4CeGcmModule {
+    fn init(module: &'static ThisModule) -> Result<Self> {
+        // Quietly, like the C driver's module_cpu_feature_match(SM4).
+        if !simd::cpu_has_sm4() || !simd::cpu_has_pmull() {
+            return Err(ENODEV);
+        }
+        Ok(Self {
+            _aead: aead::Registration::new(module, [aead::alg::<GcmSm4Ce>()])?,
+        })
+    }
+}
