@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * SM4-CCM (NIST SP 800-38C, RFC 3610 over SM4; RFC 8998) cores for the ARMv8 Crypto
+ * Extensions: the CBC-MAC and the counter mode with SM4E. Called from sm4_ce_ccm_glue.rs,
+ * only inside a kernel-mode NEON section. The key schedule is sm4-ce's (sm4_ce_expand_key).
+ *
+ * The MAC is a chain (each block's input depends on the last output), the counter mode is
+ * not: encryption runs each block's MAC and keystream together, two SM4E chains in flight;
+ * decryption needs the keystream before the MAC of the same block, so the keystream of the
+ * next block runs with the MAC of this one.
+ *
+ * The MAC chain stays in SM4E lane order (rev32 of the bytes): the state after the rounds,
+ * its words reversed (one tbl, WREV), is the next input in lane order. Counter blocks are
+ * built in lane order too: lane 3 is the block's last 32 bits, where CCM's counter is (its
+ * L-byte field never carries beyond them: the kernel limits the text to 2^(8L) bytes and
+ * the request length to 2^32), incremented in a general register.
+ *
+ * Registers (AAPCS64): x0-x5 arguments, x9-x10 scratch; v0 the MAC state, v1-v2
+ * keystream, v3-v4 data, v16 the counter block, v22 the word reversal, v23 the byte
+ * reversal, v24-v31 the round keys. v8-v15 are not used.
+ */
+
+#include <linux/linkage.h>
+#include <asm/assembler.h>
+
+#include "lib/sm4-asm.h"
+
+	.arch	armv8.2-a+crypto+sm4
+
+	RK	.req	x0	/* const u32 rk[32], the encryption schedule */
+	DST	.req	x1	/* u8 *dst */
+	SRC	.req	x2	/* const u8 *src */
+	NBLK	.req	w3	/* unsigned int nblocks */
+	CTR	.req	x4	/* u8 ctr[16]: the next counter block, read and updated */
+	MACP	.req	x5	/* u8 mac[16]: the CBC-MAC, read and updated */
+	COUNT	.req	w10	/* the 32-bit counter of the next block */
+
+	CTRB	.req	v16	/* the counter block, in SM4E lane order */
+	WREV	.req	v22	/* tbl index reversing the four words: output -> next input */
+	BSWAP	.req	v23	/* tbl index reversing 16 bytes: SM4E state -> output bytes */
+
+	/* v24-v31 <- rk[0..31]; clobbers RK. */
+	.macro	load_round_keys
+	ld1	{v24.4s-v27.4s}, [RK], #64
+	ld1	{v28.4s-v31.4s}, [RK]
+	.endm
+
+	/* The 32 rounds of one block \b (SM4E lane order). */
+	.macro	sm4_rounds1, b
+	sm4e	\b\().4s, v24.4s
+	sm4e	\b\().4s, v25.4s
+	sm4e	\b\().4s, v26.4s
+	sm4e	\b\().4s, v27.4s
+	sm4e	\b\().4s, v28.4s
+	sm4e	\b\().4s, v29.4s
+	sm4e	\b\().4s, v30.4s
+	sm4e	\b\().4s, v31.4s
+	.endm
+
+	/* The 32 rounds of two blocks \a and \b, interleaved. */
+	.macro	sm4_rounds2, a, b
+	sm4e	\a\().4s, v24.4s
+	sm4e	\b\().4s, v24.4s
+	sm4e	\a\().4s, v25.4s
+	sm4e	\b\().4s, v25.4s
+	sm4e	\a\().4s, v26.4s
+	sm4e	\b\().4s, v26.4s
+	sm4e	\a\().4s, v27.4s
+	sm4e	\b\().4s, v27.4s
+	sm4e	\a\().4s, v28.4s
+	sm4e	\b\().4s, v28.4s
+	sm4e	\a\().4s, v29.4s
+	sm4e	\b\().4s, v29.4s
+	sm4e	\a\().4s, v30.4s
+	sm4e	\b\().4s, v30.4s
+	sm4e	\a\().4s, v31.4s
+	sm4e	\b\().4s, v31.4s
+	.endm
+
+	/* v0 <- the MAC at MACP, in lane order. */
+	.macro	load_mac
+	ld1	{v0.16b}, [MACP]
+	rev32	v0.16b, v0.16b
+	.endm
+
+	/* The MAC in lane order (v0) back to MACP. */
+	.macro	store_mac
+	rev32	v0.16b, v0.16b
+	st1	{v0.16b}, [MACP]
+	.endm
+
+	/* CTRB and COUNT <- the counter block at CTR. */
+	.macro	load_ctr
+	ld1	{CTRB.16b}, [CTR]
+	rev32	CTRB.16b, CTRB.16b
+	mov	COUNT, CTRB.s[3]
+	.endm
+
+	/* The counter block with COUNT back to CTR. */
+	.macro	store_ctr
+	mov	CTRB.s[3], COUNT
+	rev32	CTRB.16b, CTRB.16b
+	st1	{CTRB.16b}, [CTR]
+	.endm
+
+	/* \v <- the counter block with the next counter, in lane order. */
+	.macro	next_ctr, v
+	mov	\v\().16b, CTRB.16b
+	mov	\v\().s[3], COUNT
+	add	COUNT, COUNT, #1
+	.endm
+
+/*
+ * void sm4rs_ce_ccm_mac(const u32 rk[32], u8 mac[16], const u8 *src, unsigned int nblocks);
+ *
+ * CBC-MAC over whole blocks: mac <- E(mac ^ B) for each block B at src.
+ */
+SYM_FUNC_START(sm4rs_ce_ccm_mac)
+	cbz	NBLK, .Lccm_mac_ret
+	load_round_keys
+	load_perm WREV, .Lccm_wordrev
+	mov	MACP, x1
+	load_mac
+.Lccm_mac_loop:
+	ld1	{v3.16b}, [SRC], #16
+	rev32	v3.16b, v3.16b
+	eor	v0.16b, v0.16b, v3.16b
+	sm4_rounds1 v0
+	tbl	v0.16b, {v0.16b}, WREV.16b	/* the output, as the next input */
+	sub	NBLK, NBLK, #1
+	cbnz	NBLK, .Lccm_mac_loop
+	store_mac
+.Lccm_mac_ret:
+	ret
+SYM_FUNC_END(sm4rs_ce_ccm_mac)
+
+/*
+ * void sm4rs_ce_ccm_block(const u32 rk[32], u8 dst[16], const u8 src[16]);
+ *
+ * One block through SM4 (S0 = E(A0) for the tag, a keystream block for a partial block).
+ */
+SYM_FUNC_START(sm4rs_ce_ccm_block)
+	load_round_keys
+	load_perm BSWAP, .Lccm_bswap128
+	ld1	{v1.16b}, [SRC]
+	rev32	v1.16b, v1.16b
+	sm4_rounds1 v1
+	tbl	v1.16b, {v1.16b}, BSWAP.16b
+	st1	{v1.16b}, [DST]
+	ret
+SYM_FUNC_END(sm4rs_ce_ccm_block)
+
+/*
+ * void sm4rs_ce_ccm_enc(const u32 rk[32], u8 *dst, const u8 *src, unsigned int nblocks,
+ *			 u8 ctr[16], u8 mac[16]);
+ *
+ * For each plaintext block P: mac <- E(mac ^ P), C = P ^ E(ctr), ctr incremented (its
+ * last 32 bits, written back).
+ */
+SYM_FUNC_START(sm4rs_ce_ccm_enc)
+	cbz	NBLK, .Lccm_enc_ret
+	load_round_keys
+	load_perm WREV, .Lccm_wordrev
+	load_perm BSWAP, .Lccm_bswap128
+	load_ctr
+	load_mac
+.Lccm_enc_loop:
+	ld1	{v3.16b}, [SRC], #16		/* v3: P */
+	rev32	v4.16b, v3.16b
+	eor	v0.16b, v0.16b, v4.16b
+	next_ctr v1
+	sm4_rounds2 v0, v1
+	tbl	v0.16b, {v0.16b}, WREV.16b
+	tbl	v1.16b, {v1.16b}, BSWAP.16b
+	eor	v3.16b, v3.16b, v1.16b
+	st1	{v3.16b}, [DST], #16
+	sub	NBLK, NBLK, #1
+	cbnz	NBLK, .Lccm_enc_loop
+	store_ctr
+	store_mac
+.Lccm_enc_ret:
+	ret
+SYM_FUNC_END(sm4rs_ce_ccm_enc)
+
+/*
+ * void sm4rs_ce_ccm_dec(const u32 rk[32], u8 *dst, const u8 *src, unsigned int nblocks,
+ *			 u8 ctr[16], u8 mac[16]);
+ *
+ * For each ciphertext block C: P = C ^ E(ctr), ctr incremented, mac <- E(mac ^ P). The
+ * keystream of the next block (v2) runs with the MAC of this one.
+ */
+SYM_FUNC_START(sm4rs_ce_ccm_dec)
+	cbz	NBLK, .Lccm_dec_ret
+	load_round_keys
+	load_perm WREV, .Lccm_wordrev
+	load_perm BSWAP, .Lccm_bswap128
+	load_ctr
+	load_mac
+	next_ctr v1
+	sm4_rounds1 v1				/* v1: the first keystream block */
+.Lccm_dec_loop:
+	tbl	v1.16b, {v1.16b}, BSWAP.16b
+	ld1	{v3.16b}, [SRC], #16
+	eor	v3.16b, v3.16b, v1.16b		/* v3: P */
+	st1	{v3.16b}, [DST], #16
+	rev32	v4.16b, v3.16b
+	eor	v0.16b, v0.16b, v4.16b
+	sub	NBLK, NBLK, #1
+	cbz	NBLK, .Lccm_dec_last
+	next_ctr v1
+	sm4_rounds2 v0, v1
+	tbl	v0.16b, {v0.16b}, WREV.16b
+	b	.Lccm_dec_loop
+.Lccm_dec_last:
+	sm4_rounds1 v0
+	tbl	v0.16b, {v0.16b}, WREV.16b
+	store_ctr
+	store_mac
+.Lccm_dec_ret:
+	ret
+SYM_FUNC_END(sm4rs_ce_ccm_dec)
+
+	.section ".rodata", "a"
+	.align	4
+.Lccm_bswap128:
+	.byte	15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
+.Lccm_wordrev:
+	.byte	12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3

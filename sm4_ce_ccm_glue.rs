@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! SM4-CCM (NIST SP 800-38C, RFC 3610 over SM4; RFC 8998's `TLS_SM4_CCM_SM3`) with the
+//! ARMv8 Crypto Extensions: SM4E for the CBC-MAC and the counter mode, in
+//! `sm4_ce_ccm_core.S`.
+//!
+//! Registers the AEAD `ccm(sm4)` as `ccm-sm4-ce` (priority 400, as upstream's C driver):
+//! the kernel's CCM interface (a 16-byte IV whose first byte is L - 1, 1 to 7, followed by
+//! the nonce), tags of 4 to 16 bytes in steps of 2; the kernel's `rfc4309(ccm(sm4))`
+//! template builds on it. Loads only on CPUs with the SM4 instructions, and uses `sm4-ce`'s
+//! key schedule (`sm4_ce_expand_key`), as upstream's.
+
+// sm4rs-oot-begin
+// Out of tree, each module compiles its own copy of the abstraction and of the SM4 code and
+// uses a part of them; their `pub` items are the API they would have in `kernel::crypto`.
+#[path = "crypto/mod.rs"]
+#[allow(dead_code, unreachable_pub)]
+mod crypto;
+// sm4rs-oot-end
+#[path = "lib/aead.rs"]
+mod aead_mode;
+#[path = "lib/sm4.rs"]
+#[allow(dead_code, unreachable_pub)]
+mod sm4;
+
+use aead_mode::{Chain, Feed};
+use core::ffi::{c_uint, CStr};
+use crypto::{
+    aead::{self, Aead, Request, MAX_TAG},
+    simd::{self, Neon, Simd},
+    skcipher::{InOut, Key},
+    Secret,
+};
+use kernel::{
+    error::code::{EINVAL, ENODEV},
+    prelude::*,
+};
+use sm4::{RoundKeys, BLOCK_SIZE, KEY_SIZE};
+
+crypto::module! {
+    type: Sm4CeCcmModule,
+    name: "sm4_ce_ccm",
+    author: "The sm4-rs authors",
+    description: "SM4-CCM (NIST SP 800-38C over SM4), ARMv8 Crypto Extensions",
+    license: "GPL",
+    alias: ["crypto-ccm(sm4)", "crypto-ccm-sm4-ce"],
+}
+
+/// The routines of `sm4_ce_ccm_core.S` (and `sm4-ce`'s key schedule); each must run in a
+/// kernel-mode NEON section.
+mod asm {
+    use core::ffi::c_uint;
+
+    extern "C" {
+        /// `sm4-ce`'s export: both schedules of `key`.
+        pub(super) fn sm4_ce_expand_key(
+            key: *const u8,
+            rk_enc: *mut u32,
+            rk_dec: *mut u32,
+            fk: *const u32,
+            ck: *const u32,
+        );
+        pub(super) fn sm4rs_ce_ccm_mac(rk: *const u32, mac: *mut u8, src: *const u8, n: c_uint);
+        pub(super) fn sm4rs_ce_ccm_block(rk: *const u32, dst: *mut u8, src: *const u8);
+        pub(super) fn sm4rs_ce_ccm_enc(
+            rk: *const u32,
+            dst: *mut u8,
+            src: *const u8,
+            n: c_uint,
+            ctr: *mut u8,
+            mac: *mut u8,
+        );
+        pub(super) fn sm4rs_ce_ccm_dec(
+            rk: *const u32,
+            dst: *mut u8,
+            src: *const u8,
+            n: c_uint,
+            ctr: *mut u8,
+            mac: *mut u8,
+        );
+    }
+}
+
+/// A block.
+type Block = [u8; BLOCK_SIZE];
+
+/// The kernel's CCM IV: L - 1, the nonce, and room for the counter.
+const IV_SIZE: usize = 16;
+
+/// The state of one request between NEON sections.
+struct Ccm<'a> {
+    rk: &'a RoundKeys,
+    /// B0 until the first section, then the CBC-MAC so far.
+    mac: Block,
+    /// The counter block of the next keystream block.
+    ctr: Block,
+    /// S0 = E(A0), which masks the tag.
+    s0: Secret<BLOCK_SIZE>,
+    /// The associated data, after its encoded length.
+    ad: Feed,
+    decrypt: bool,
+}
+
+impl<'a> Ccm<'a> {
+    /// The state at the start of `req`: B0, A0 and the encoded length of the associated
+    /// data (RFC 3610 2.2); `EINVAL` for an IV whose L is not 2 to 8, `EOVERFLOW` for a text
+    /// too long for L bytes.
+    fn new(rk: &'a RoundKeys, req: &mut Request<'_, [u8; IV_SIZE]>, decrypt: bool) -> Result<Self> {
+        let iv = *req.iv();
+        let (ad_len, text_len, tag_len) = (req.assoc_len(), req.text_len(), req.auth_size());
+        let lp = iv[0];
+        if !(1..=7).contains(&lp) {
+            return Err(EINVAL);
+        }
+        let l = usize::from(lp) + 1;
+        let len = text_len as u64;
+        if l < 8 && len >> (8 * l) != 0 {
+            return Err(crypto::eoverflow());
+        }
+        let mut b0 = iv;
+        let tag_field = (tag_len.saturating_sub(2) / 2) as u8;
+        b0[0] = lp | (tag_field << 3) | if ad_len > 0 { 0x40 } else { 0 };
+        b0[BLOCK_SIZE - l..].copy_from_slice(&len.to_be_bytes()[8 - l..]);
+        let mut ctr = iv;
+        ctr[BLOCK_SIZE - l..].fill(0);
+        let mut prefix = [0u8; 6];
+        let prefix: &[u8] = if ad_len == 0 {
+            &[]
+        } else if ad_len < 0xff00 {
+            prefix[..2].copy_from_slice(&(ad_len as u16).to_be_bytes());
+            &prefix[..2]
+        } else {
+            prefix[..2].copy_from_slice(&[0xff, 0xfe]);
+            prefix[2..].copy_from_slice(&(ad_len as u32).to_be_bytes());
+            &prefix[..]
+        };
+        Ok(Self {
+            rk,
+            mac: b0,
+            ctr,
+            s0: Secret::zeroed(),
+            ad: Feed::new(prefix),
+            decrypt,
+        })
+    }
+
+    /// `mac <- CBC-MAC(mac, n blocks at p)`.
+    ///
+    /// # Safety
+    ///
+    /// `p` must be readable for `16 * n` bytes; NEON must be on.
+    unsafe fn mac(rk: *const u32, mac: *mut u8, p: *const u8, n: usize) {
+        let n = c_uint::try_from(n).unwrap_or(0);
+        // SAFETY: as required of the caller; the schedule is 32 words, the MAC 16 bytes.
+        unsafe { asm::sm4rs_ce_ccm_mac(rk, mac, p, n) };
+    }
+}
+
+impl Chain for Ccm<'_> {
+    /// S0 = E(A0), the counter moved on to A1, and the MAC started with E(B0).
+    fn start(&mut self, _: &Neon) {
+        let rk = self.rk.as_ptr();
+        // SAFETY: NEON is on (the token); the schedule is 32 words, the blocks 16 bytes.
+        unsafe { asm::sm4rs_ce_ccm_block(rk, self.s0.as_mut_ptr(), self.ctr.as_ptr()) };
+        self.ctr[BLOCK_SIZE - 1] = 1;
+        let b0 = self.mac;
+        self.mac = [0; BLOCK_SIZE];
+        // SAFETY: one block on the stack; NEON is on.
+        unsafe { Self::mac(rk, self.mac.as_mut_ptr(), b0.as_ptr(), 1) };
+    }
+
+    /// MACs a piece of the associated data; with `last`, pads and MACs what is left.
+    fn ad(&mut self, _: &Neon, data: &[u8], last: bool) {
+        let (rk, mac) = (self.rk.as_ptr(), self.mac.as_mut_ptr());
+        // SAFETY: NEON is on (the token); `p` has `n` whole blocks (`Feed`).
+        let f = |p: *const u8, n: usize| unsafe { Self::mac(rk, mac, p, n) };
+        self.ad.feed(data, f);
+        if last {
+            self.ad.flush(f);
+        }
+    }
+
+    /// Encrypts or decrypts the whole blocks of `io` and MACs the plaintext, and with `last`
+    /// its partial last block; returns how many bytes it left.
+    fn text(&mut self, _: &Neon, io: &mut InOut<'_>, last: bool) -> usize {
+        let whole = io.len() / BLOCK_SIZE;
+        let n = c_uint::try_from(whole).unwrap_or(0);
+        let rk = self.rk.as_ptr();
+        if n > 0 {
+            let (dst, src) = (io.dst(), io.src());
+            let (ctr, mac) = (self.ctr.as_mut_ptr(), self.mac.as_mut_ptr());
+            // Direct calls: the assembly has no kCFI type hash for a function pointer.
+            // SAFETY: NEON is on (the token); `io` has `n` whole blocks at its source and
+            // destination (equal or disjoint); the counter and MAC are 16 bytes.
+            unsafe {
+                if self.decrypt {
+                    asm::sm4rs_ce_ccm_dec(rk, dst, src, n, ctr, mac)
+                } else {
+                    asm::sm4rs_ce_ccm_enc(rk, dst, src, n, ctr, mac)
+                }
+            };
+        }
+        let tail = io.len() - whole * BLOCK_SIZE;
+        if tail == 0 {
+            return 0;
+        }
+        if !last {
+            return tail;
+        }
+        let mut ks = Secret::<BLOCK_SIZE>::zeroed();
+        // SAFETY: NEON is on; the schedule is 32 words, both blocks 16 bytes.
+        unsafe { asm::sm4rs_ce_ccm_block(rk, ks.as_mut_ptr(), self.ctr.as_ptr()) };
+        let p = aead_mode::partial(&mut io.range(whole * BLOCK_SIZE, tail), &ks, !self.decrypt);
+        // SAFETY: one block on the stack; NEON is on.
+        unsafe { Self::mac(rk, self.mac.as_mut_ptr(), p.as_ptr(), 1) };
+        0
+    }
+
+    /// The tag: the MAC masked with S0.
+    fn finish(&mut self, _: &Neon) -> [u8; MAX_TAG] {
+        let mut tag = [0u8; MAX_TAG];
+        for ((t, m), s) in tag.iter_mut().zip(self.mac.iter()).zip(self.s0.iter()) {
+            *t = m ^ s;
+        }
+        tag
+    }
+}
+
+/// `ccm(sm4)` with SM4E.
+struct CcmSm4Ce;
+
+impl Aead for CcmSm4Ce {
+    const NAME: &'static CStr = c"ccm(sm4)";
+    const DRIVER_NAME: &'static CStr = c"ccm-sm4-ce";
+    const PRIORITY: i32 = 400;
+    const CHUNK_SIZE: u32 = BLOCK_SIZE as u32;
+    const MIN_KEY_SIZE: u32 = KEY_SIZE as u32;
+    const MAX_KEY_SIZE: u32 = KEY_SIZE as u32;
+    const MAX_AUTH_SIZE: u32 = MAX_TAG as u32;
+
+    type Iv = [u8; IV_SIZE];
+    type Context = RoundKeys;
+
+    fn set_key(ctx: &mut RoundKeys, key: &Key<'_>, simd: &mut Simd) -> Result {
+        let key: &[u8; KEY_SIZE] = key.bytes().try_into().map_err(|_| EINVAL)?;
+        let mut dec = RoundKeys::default();
+        let done = simd.neon(|_| {
+            // SAFETY: NEON is on; a 16-byte key, two 32-word schedules, the standard's 4 FK
+            // and 32 CK words.
+            unsafe {
+                asm::sm4_ce_expand_key(
+                    key.as_ptr(),
+                    ctx.as_mut_ptr(),
+                    dec.as_mut_ptr(),
+                    sm4::FK.as_ptr(),
+                    sm4::CK.as_ptr(),
+                )
+            }
+        });
+        if done.is_none() {
+            ctx.expand_into(key);
+        }
+        Ok(())
+    }
+
+    fn check_auth_size(size: usize) -> Result {
+        match size {
+            4..=16 if size % 2 == 0 => Ok(()),
+            _ => Err(EINVAL),
+        }
+    }
+
+    fn encrypt(ctx: &RoundKeys, req: &mut Request<'_, [u8; IV_SIZE]>) -> Result {
+        let tag = aead_mode::run(&mut Ccm::new(ctx, req, false)?, req)?;
+        req.write_tag(&tag);
+        Ok(())
+    }
+
+    fn decrypt(ctx: &RoundKeys, req: &mut Request<'_, [u8; IV_SIZE]>) -> Result {
+        let tag = aead_mode::run(&mut Ccm::new(ctx, req, true)?, req)?;
+        req.verify_tag(&tag)
+    }
+}
+
+struct Sm4CeCcmModule {
+    _aead: aead::Registration<1>,
+}
+
+impl kernel::Module for Sm4CeCcmModule {
+    fn init(module: &'static ThisModule) -> Result<Self> {
+        // Quietly, like the C driver's module_cpu_feature_match(SM4).
+        if !simd::cpu_has_sm4() {
+            return Err(ENODEV);
+        }
+        Ok(Self {
+            _aead: aead::Registration::new(module, [aead::alg::<CcmSm4Ce>()])?,
+        })
+    }
+}
