@@ -11,7 +11,8 @@ case " ${LANES_ALL[*]} " in *" $kdir "*) kdir=$(lane_build_dir "$kdir") ;; esac
 [ -f "$kdir/Module.symvers" ] || die "$kdir is not a built kernel tree (no Module.symvers)"
 grep -q '^CONFIG_RUST=y' "$kdir/.config" || die "$kdir was built without CONFIG_RUST"
 # The modules of this repository and the Kconfig symbols that select them.
-MODS=(CONFIG_CRYPTO_SM4_GENERIC=m CONFIG_CRYPTO_SM4_ARM64_CE_BLK=m CONFIG_CRYPTO_SM4_ARM64_NEON_BLK=m)
+MODS=(CONFIG_CRYPTO_SM4_GENERIC=m CONFIG_CRYPTO_SM4_ARM64_CE_BLK=m CONFIG_CRYPTO_SM4_ARM64_NEON_BLK=m
+	CONFIG_CRYPTO_SM4_ARM64_CE_GCM=m CONFIG_CRYPTO_SM4_ARM64_CE_CCM=m)
 # Their KUnit suites, in a separate test module, where the kernel has KUnit.
 if grep -qE '^CONFIG_KUNIT=(y|m)' "$kdir/.config"; then
 	MODS+=(CONFIG_CRYPTO_SM4_KUNIT_TEST=m)

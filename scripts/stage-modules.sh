@@ -29,7 +29,7 @@ kdir=$(lane_build_dir "$lane")
 [ -n "$kdir" ] && [ -f "$kdir/.sm4rs-done" ] || die "lane $lane has no built kernel (scripts/kernel.sh $lane)"
 tag="[$lane]"
 stage="$CACHE/vm/$lane-modules"
-DRIVERS=(sm4-generic sm4-ce sm4-neon)
+DRIVERS=(sm4-generic sm4-ce sm4-neon sm4-ce-gcm sm4-ce-ccm)
 npass=0 nfail=0
 result() {
 	if [ "$1" = 0 ]; then
@@ -104,7 +104,8 @@ if [ -n "$intree" ]; then
 		finish
 		exit $?
 	fi
-	for f in "sm4_generic sm4-generic" "sm4-ce sm4-ce" "sm4-neon sm4-neon" "sm4_kunit sm4_kunit"; do
+	for f in "sm4_generic sm4-generic" "sm4-ce sm4-ce" "sm4-neon sm4-neon" "sm4_kunit sm4_kunit" \
+		"sm4-ce-gcm sm4-ce-gcm" "sm4-ce-ccm sm4-ce-ccm"; do
 		set -- $f
 		cp "$kdir/arch/arm64/crypto/$1.ko" "$stage/$2.ko"
 	done
