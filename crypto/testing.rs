@@ -347,6 +347,116 @@ impl Drop for SkcipherTfm {
     }
 }
 
+/// A transform of a registered AEAD, for tests: allocated by name, used synchronously on a
+/// buffer holding the associated data, the text and (for decryption) the tag, given as
+/// scatterlists of chosen piece sizes.
+///
+/// # Invariants
+///
+/// `tfm` is a live AEAD transform owned by this object.
+pub struct AeadTfm {
+    tfm: *mut bindings::crypto_aead,
+}
+
+impl AeadTfm {
+    /// Allocates a synchronous transform of the AEAD with driver or algorithm name `name`.
+    pub fn new(name: &CStr) -> Result<Self> {
+        // SAFETY: `name` is a valid C string; mask out asynchronous implementations.
+        let tfm =
+            unsafe { bindings::crypto_alloc_aead(c_str_ptr(name), 0, bindings::CRYPTO_ALG_ASYNC) };
+        let tfm = kernel::error::from_err_ptr(tfm)?;
+        // INVARIANT: a successful allocation gives a live transform.
+        Ok(Self { tfm })
+    }
+
+    /// The driver name of the implementation (for a template instance, e.g.
+    /// `rfc4106(gcm-sm4-ce)`).
+    pub fn driver_name(&self) -> &CStr {
+        // SAFETY: the transform and its algorithm are live.
+        let name = unsafe { &(*(*self.tfm).base.__crt_alg).cra_driver_name };
+        // SAFETY: the array is initialised `c_char`s, which have the size of `u8`.
+        let bytes = unsafe { core::slice::from_raw_parts(name.as_ptr().cast::<u8>(), name.len()) };
+        CStr::from_bytes_until_nul(bytes).unwrap_or(c"")
+    }
+
+    /// Sets the key (`crypto_aead_setkey()`).
+    pub fn set_key(&mut self, key: &[u8]) -> Result {
+        let len = c_uint::try_from(key.len()).map_err(|_| EINVAL)?;
+        // SAFETY: the transform is live and `key` is `len` bytes.
+        to_result(unsafe { bindings::crypto_aead_setkey(self.tfm, key.as_ptr(), len) })
+    }
+
+    /// Sets the tag size (`crypto_aead_setauthsize()`).
+    pub fn set_auth_size(&mut self, size: usize) -> Result {
+        let size = c_uint::try_from(size).map_err(|_| EINVAL)?;
+        // SAFETY: the transform is live and not in use.
+        to_result(unsafe { bindings::crypto_aead_setauthsize(self.tfm, size) })
+    }
+
+    /// Encrypts (`decrypt` false) or decrypts the request over `src` (the associated data,
+    /// `assoc` bytes, then the text and room for the tag, or the text and the tag) into
+    /// `dst` (in place if `None`; as long as `src`), with `cryptlen` bytes after the
+    /// associated data (the text, or for decryption the text and the tag) and the IV `iv`
+    /// (copied to a 32-byte heap buffer), both scatterlists cut into pieces of the sizes in
+    /// `pieces` (cycled).
+    #[allow(clippy::too_many_arguments)]
+    pub fn crypt(
+        &self,
+        decrypt: bool,
+        src: &mut KVec<u8>,
+        dst: Option<&mut KVec<u8>>,
+        assoc: usize,
+        cryptlen: usize,
+        iv: &[u8],
+        pieces: &[usize],
+    ) -> Result {
+        let len = src.len();
+        if dst.as_ref().is_some_and(|d| d.len() != len) || iv.len() > 32 {
+            return Err(EINVAL);
+        }
+        // SAFETY: the transform is live.
+        let reqsize = unsafe { (*self.tfm).reqsize } as usize;
+        let mut ivbuf = KVec::from_elem(0u8, 32, GFP_KERNEL)?;
+        ivbuf[..iv.len()].copy_from_slice(iv);
+        let src_sg = Sgl::new(src.as_mut_ptr(), len, pieces)?;
+        let dst_sg = match dst {
+            Some(d) => Some(Sgl::new(d.as_mut_ptr(), len, pieces)?),
+            None => None,
+        };
+        let words = (size_of::<bindings::aead_request>() + reqsize).div_ceil(8);
+        let mut mem = KVec::<u64>::from_elem(0, words, GFP_KERNEL)?;
+        let req = mem.as_mut_ptr().cast::<bindings::aead_request>();
+        let src_ptr = src_sg.as_ptr();
+        let dst_ptr = dst_sg.as_ref().map_or(src_ptr, |d| d.as_ptr());
+        // SAFETY: `req` is zeroed memory of the request's size and alignment; this fills in
+        // what `aead_request_set_tfm()`, `aead_request_set_crypt()` and
+        // `aead_request_set_ad()` would. The buffers, scatterlists and IV outlive the call.
+        unsafe {
+            (*req).base.tfm = &raw mut (*self.tfm).base;
+            (*req).src = src_ptr;
+            (*req).dst = dst_ptr;
+            (*req).assoclen = c_uint::try_from(assoc).map_err(|_| EINVAL)?;
+            (*req).cryptlen = c_uint::try_from(cryptlen).map_err(|_| EINVAL)?;
+            (*req).iv = ivbuf.as_mut_ptr();
+        }
+        // SAFETY: the request is complete; the transform is synchronous.
+        to_result(unsafe {
+            if decrypt {
+                bindings::crypto_aead_decrypt(req)
+            } else {
+                bindings::crypto_aead_encrypt(req)
+            }
+        })
+    }
+}
+
+impl Drop for AeadTfm {
+    fn drop(&mut self) {
+        // SAFETY: by the type invariant the transform is live and owned by us.
+        unsafe { bindings::crypto_destroy_tfm(self.tfm.cast(), &raw mut (*self.tfm).base) };
+    }
+}
+
 /// A scatterlist over a heap buffer, cut into pieces.
 struct Sgl {
     sg: KVec<bindings::scatterlist>,

@@ -125,6 +125,8 @@ awk -v tag="$tag" -v qemu_rc="$qemu_rc" -v counts="${SM4RS_COUNTS:-/dev/null}" '
 		suites_of["sm4_ce"] = "sm4_ce sm4_ce_cipher sm4_ce_mac"
 		suites_of["sm4_neon"] = "sm4_neon sm4_neon_variants"
 		suites_of["sm4_kunit"] = "sm4_abstraction"
+		suites_of["sm4_ce_gcm"] = "sm4_ce_gcm"
+		suites_of["sm4_ce_ccm"] = "sm4_ce_ccm"
 		for (m in suites_of) { n = split(suites_of[m], l, " "); for (i = 1; i <= n; i++) known[l[i]] = 1 }
 		for (s in suites)
 			if (!(s in known)) result(0, "kunit." s ".known", "a suite the runner does not check")

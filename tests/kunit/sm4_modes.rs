@@ -434,7 +434,7 @@ struct Probe {
 }
 
 /// A [`Probe`], registered while this lives.
-struct CallCounter {
+pub(crate) struct CallCounter {
     probe: KBox<Probe>,
 }
 
@@ -496,12 +496,12 @@ impl CallCounter {
     }
 
     /// Starts counting the current task's NEON sections (calls of `kernel_neon_begin()`).
-    fn sections() -> Result<Self, Failure> {
+    pub(crate) fn sections() -> Result<Self, Failure> {
         Self::start(c"kernel_neon_begin")
     }
 
     /// The calls counted so far.
-    fn count(&self) -> usize {
+    pub(crate) fn count(&self) -> usize {
         self.probe.hits.load(Ordering::Relaxed)
     }
 }

@@ -1,0 +1,536 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Suites `sm4_ce_gcm` and `sm4_ce_ccm`: `gcm-sm4-ce` and `ccm-sm4-ce` against the kernel's
+//! templates over the oracle, `gcm_base(ctr(sm4-oracle),ghash-generic)` (`ghash-lib` from
+//! Linux 6.19 on) and `ccm_base(ctr(sm4-oracle),cbcmac(sm4-oracle))`, which share no code with them: associated
+//! data and text lengths from 0 past 4096 (and, for CCM, associated data long enough for its
+//! 6-byte length encoding), every tag size, in place and out of place, scatterlists in
+//! 1-byte and mixed pieces; decryption of what was encrypted, and of it with a bit of the tag
+//! or of the text flipped (`EBADMSG` from both); bad keys, tag sizes, IVs and lengths
+//! refused as the references refuse them. Each suite is skipped where its driver is not
+//! loaded.
+
+use crate::crypto::kunit::{check, check_eq, skip_unless, suite, Failure, TestResult};
+use crate::rng::Rng;
+use crate::testing::AeadTfm;
+use core::ffi::CStr;
+use kernel::alloc::{flags::GFP_KERNEL, KVec};
+
+fn fail(what: &'static str) -> Failure {
+    Failure {
+        file: file!(),
+        line: line!(),
+        what,
+        skip: false,
+    }
+}
+
+/// An AEAD under test and its reference.
+struct Mode {
+    /// The driver under test.
+    ours: &'static CStr,
+    /// The template over the oracle, by the names it has on the kernels (the first that
+    /// exists is used).
+    references: &'static [&'static CStr],
+    /// The allowed tag sizes.
+    tags: &'static [usize],
+    /// The IV size.
+    iv_size: usize,
+}
+
+const GCM: Mode = Mode {
+    ours: c"gcm-sm4-ce",
+    references: &[
+        c"gcm_base(ctr(sm4-oracle),ghash-generic)",
+        c"gcm_base(ctr(sm4-oracle),ghash-lib)",
+    ],
+    tags: &[16, 4, 8, 12, 13, 14, 15],
+    iv_size: 12,
+};
+
+const CCM: Mode = Mode {
+    ours: c"ccm-sm4-ce",
+    references: &[c"ccm_base(ctr(sm4-oracle),cbcmac(sm4-oracle))"],
+    tags: &[16, 4, 6, 8, 10, 12, 14],
+    iv_size: 16,
+};
+
+impl Mode {
+    /// The reference's name on this kernel.
+    fn reference(&self) -> Result<&'static CStr, Failure> {
+        self.references
+            .iter()
+            .copied()
+            .find(|n| AeadTfm::new(n).is_ok())
+            .ok_or(fail("the reference could not be allocated"))
+    }
+}
+
+/// Associated data lengths.
+const AD_LENS: [usize; 9] = [0, 1, 13, 16, 17, 20, 31, 64, 300];
+/// Text lengths: 0 to past 4096, block multiples and not.
+const TEXT_LENS: [usize; 17] = [
+    0, 1, 15, 16, 17, 63, 64, 65, 127, 128, 255, 256, 1000, 4095, 4096, 4097, 4200,
+];
+/// Scatterlist layouts: piece sizes (cycled) and whether the operation is in place.
+const LAYOUTS: [(&[usize], bool); 4] = [
+    (&[usize::MAX], false),
+    (&[usize::MAX], true),
+    (&[1], false),
+    (&[3, 16, 1, 29, 64, 7], true),
+];
+
+/// `n` zero bytes on the heap.
+fn zeros(n: usize) -> Result<KVec<u8>, Failure> {
+    KVec::from_elem(0u8, n, GFP_KERNEL).map_err(|_| fail("alloc"))
+}
+
+/// A heap copy of `data`.
+fn vec_of(data: &[u8]) -> Result<KVec<u8>, Failure> {
+    let mut v = KVec::with_capacity(data.len().max(1), GFP_KERNEL).map_err(|_| fail("alloc"))?;
+    v.extend_from_slice(data, GFP_KERNEL)
+        .map_err(|_| fail("alloc"))?;
+    Ok(v)
+}
+
+/// A request's outcome: the whole destination buffer, or the error number.
+type Outcome = Result<KVec<u8>, i32>;
+
+/// Runs `name` with `key` and tag size `tag` on the buffer `buf` (associated data of `ad`
+/// bytes first), `cryptlen` bytes after it, in `layout`.
+#[allow(clippy::too_many_arguments)]
+fn run(
+    name: &CStr,
+    decrypt: bool,
+    key: &[u8],
+    tag: usize,
+    iv: &[u8],
+    buf: &[u8],
+    ad: usize,
+    cryptlen: usize,
+    layout: (&[usize], bool),
+) -> Result<Outcome, Failure> {
+    let mut tfm = AeadTfm::new(name).map_err(|_| fail("the transform could not be allocated"))?;
+    if let Err(e) = tfm.set_key(key) {
+        return Ok(Err(e.to_errno()));
+    }
+    if let Err(e) = tfm.set_auth_size(tag) {
+        return Ok(Err(e.to_errno()));
+    }
+    let mut src = vec_of(buf)?;
+    let (pieces, in_place) = layout;
+    if in_place {
+        return Ok(
+            match tfm.crypt(decrypt, &mut src, None, ad, cryptlen, iv, pieces) {
+                Ok(()) => Ok(src),
+                Err(e) => Err(e.to_errno()),
+            },
+        );
+    }
+    let mut dst = vec_of(buf)?;
+    Ok(
+        match tfm.crypt(decrypt, &mut src, Some(&mut dst), ad, cryptlen, iv, pieces) {
+            Ok(()) => Ok(dst),
+            Err(e) => Err(e.to_errno()),
+        },
+    )
+}
+
+/// The bytes of an outcome after the associated data (the destination's associated data is
+/// not written by AEADs), or its error.
+fn tail(o: &Outcome, ad: usize) -> Result<&[u8], i32> {
+    match o {
+        Ok(v) => Ok(v.get(ad..).unwrap_or(&[])),
+        Err(e) => Err(*e),
+    }
+}
+
+/// A valid IV of `mode` from `rng` (CCM: L' = 1 to 7 in the first byte, cycled by `i`,
+/// limited so that the text length fits).
+fn make_iv(mode: &Mode, rng: &mut Rng, i: usize) -> [u8; 16] {
+    let mut iv = [0u8; 16];
+    rng.fill(&mut iv);
+    if mode.iv_size == 16 {
+        iv[0] = (1 + i % 7) as u8;
+    }
+    iv
+}
+
+/// Every length, layout and tag size: ours and the reference encrypt alike; both decrypt
+/// the result to the plaintext; both refuse it with `EBADMSG` with a bit flipped in the tag,
+/// and in the text.
+fn versus_reference(mode: &Mode) -> TestResult {
+    skip_unless!(AeadTfm::new(mode.ours).is_ok(), "driver not loaded");
+    let reference_name = mode.reference()?;
+    let mut rng = Rng(0xae_ad00 ^ mode.iv_size as u64);
+    let mut n = 0usize;
+    for &ad in AD_LENS.iter() {
+        for &len in TEXT_LENS.iter() {
+            for &layout in LAYOUTS.iter() {
+                // 1-byte pieces: only short requests (each piece is a scatterlist entry).
+                if layout.0 == [1] && ad + len > 300 {
+                    continue;
+                }
+                n += 1;
+                let tag = mode.tags[n % mode.tags.len()];
+                let mut key = [0u8; 16];
+                rng.fill(&mut key);
+                let iv = make_iv(mode, &mut rng, n);
+                let iv = &iv[..mode.iv_size];
+                let total = ad + len + tag;
+                let mut buf = zeros(total)?;
+                rng.fill(&mut buf[..ad + len]);
+                let ours = run(mode.ours, false, &key, tag, iv, &buf, ad, len, layout)?;
+                let reference = run(reference_name, false, &key, tag, iv, &buf, ad, len, layout)?;
+                check!(reference.is_ok());
+                check_eq!(tail(&ours, ad), tail(&reference, ad));
+                let Ok(ct) = reference else {
+                    return Err(fail("the reference failed"));
+                };
+                // Decrypt what was encrypted (the associated data put back in front).
+                let mut sealed = zeros(total)?;
+                sealed[..ad].copy_from_slice(&buf[..ad]);
+                sealed[ad..].copy_from_slice(&ct[ad..]);
+                let opened = run(
+                    mode.ours,
+                    true,
+                    &key,
+                    tag,
+                    iv,
+                    &sealed,
+                    ad,
+                    len + tag,
+                    layout,
+                )?;
+                check_eq!(
+                    tail(&opened, ad).map(|p| p.get(..len).map(|p| p == &buf[ad..ad + len])),
+                    Ok(Some(true))
+                );
+                // A flipped bit of the tag, then of the text or the associated data.
+                for at in [
+                    total - 1,
+                    if len + ad > 0 {
+                        (n * 7) % (ad + len)
+                    } else {
+                        total - 1
+                    },
+                ] {
+                    let mut bad = vec_of(&sealed)?;
+                    bad[at] ^= 1 << (n % 8);
+                    let ours = run(mode.ours, true, &key, tag, iv, &bad, ad, len + tag, layout)?;
+                    let reference = run(
+                        reference_name,
+                        true,
+                        &key,
+                        tag,
+                        iv,
+                        &bad,
+                        ad,
+                        len + tag,
+                        layout,
+                    )?;
+                    check_eq!(ours.as_ref().err(), Some(&-74));
+                    check_eq!(ours.as_ref().err(), reference.as_ref().err());
+                }
+            }
+        }
+    }
+    check!(n > 500);
+    Ok(())
+}
+
+/// Bad keys, tag sizes, IVs and lengths: refused with the reference's error.
+fn bad_input(mode: &Mode) -> TestResult {
+    skip_unless!(AeadTfm::new(mode.ours).is_ok(), "driver not loaded");
+    let reference_name = mode.reference()?;
+    let mut rng = Rng(0xbad_aead);
+    let buf = [0x5au8; 64];
+    let mut iv = [7u8; 16];
+    iv[0] = 3;
+    let iv = &iv[..mode.iv_size];
+    let key = [1u8; 16];
+    let layout: (&[usize], bool) = (&[usize::MAX], false);
+    let mut cases = 0;
+    // Key lengths.
+    for klen in [0usize, 1, 15, 17, 24, 32] {
+        let mut k = [0u8; 32];
+        rng.fill(&mut k);
+        let ours = run(mode.ours, false, &k[..klen], 16, iv, &buf, 16, 32, layout)?;
+        let reference = run(
+            reference_name,
+            false,
+            &k[..klen],
+            16,
+            iv,
+            &buf,
+            16,
+            32,
+            layout,
+        )?;
+        check_eq!(ours.as_ref().err(), Some(&-22));
+        check_eq!(ours.as_ref().err(), reference.as_ref().err());
+        cases += 1;
+    }
+    // Tag sizes.
+    for tag in 0..=17usize {
+        let ours = run(mode.ours, false, &key, tag, iv, &buf, 16, 32, layout)?;
+        let reference = run(reference_name, false, &key, tag, iv, &buf, 16, 32, layout)?;
+        check_eq!(ours.is_ok(), mode.tags.contains(&tag));
+        check_eq!(tail(&ours, 16), tail(&reference, 16));
+        cases += 1;
+    }
+    // A decryption shorter than the tag.
+    let ours = run(mode.ours, true, &key, 16, iv, &buf, 16, 8, layout)?;
+    let reference = run(reference_name, true, &key, 16, iv, &buf, 16, 8, layout)?;
+    check!(ours.is_err());
+    check_eq!(ours.as_ref().err(), reference.as_ref().err());
+    // CCM: L' of 0 and 8 are refused; a text too long for L = 2 (64 KiB) overflows.
+    if mode.iv_size == 16 {
+        for lp in [0u8, 8, 255] {
+            let mut v = [9u8; 16];
+            v[0] = lp;
+            let ours = run(mode.ours, false, &key, 16, &v, &buf, 16, 32, layout)?;
+            let reference = run(reference_name, false, &key, 16, &v, &buf, 16, 32, layout)?;
+            check_eq!(ours.as_ref().err(), Some(&-22));
+            check_eq!(ours.as_ref().err(), reference.as_ref().err());
+            cases += 1;
+        }
+        // L = 2: the text must be shorter than 2^16 bytes. One byte more: refused by both.
+        // Exactly 2^16: refused by ours as by upstream's C sm4-ce-ccm (and aes-ce-ccm),
+        // while the generic template lets it through with a length field of 0.
+        let mut v = [9u8; 16];
+        v[0] = 1;
+        let big = zeros(65537 + 16)?;
+        let ours = run(mode.ours, false, &key, 16, &v, &big, 0, 65537, layout)?;
+        let reference = run(reference_name, false, &key, 16, &v, &big, 0, 65537, layout)?;
+        check_eq!(ours.as_ref().err(), Some(&-75));
+        check_eq!(ours.as_ref().err(), reference.as_ref().err());
+        let ours = run(
+            mode.ours,
+            false,
+            &key,
+            16,
+            &v,
+            &big[..65536 + 16],
+            0,
+            65536,
+            layout,
+        )?;
+        check_eq!(ours.as_ref().err(), Some(&-75));
+        let ours = run(
+            mode.ours,
+            false,
+            &key,
+            16,
+            &v,
+            &big[..65535 + 16],
+            0,
+            65535,
+            layout,
+        )?;
+        let reference = run(
+            reference_name,
+            false,
+            &key,
+            16,
+            &v,
+            &big[..65535 + 16],
+            0,
+            65535,
+            layout,
+        )?;
+        check!(ours.is_ok());
+        check_eq!(tail(&ours, 0), tail(&reference, 0));
+    }
+    check!(cases > 20);
+    Ok(())
+}
+
+/// Long associated data (CCM's 6-byte length encoding from 0xff00 bytes on) in pieces.
+fn long_ad(mode: &Mode) -> TestResult {
+    skip_unless!(AeadTfm::new(mode.ours).is_ok(), "driver not loaded");
+    let reference_name = mode.reference()?;
+    let mut rng = Rng(0x10_aead);
+    for (i, (ad, len)) in [(0xff00usize - 1, 33usize), (0xff00, 16), (0xff00 + 21, 100)]
+        .into_iter()
+        .enumerate()
+    {
+        let mut key = [0u8; 16];
+        rng.fill(&mut key);
+        let iv = make_iv(mode, &mut rng, i + 3);
+        let iv = &iv[..mode.iv_size];
+        let total = ad + len + 16;
+        let mut buf = zeros(total)?;
+        rng.fill(&mut buf[..ad + len]);
+        for layout in [(&[usize::MAX][..], false), (&[4096, 1000, 17][..], true)] {
+            let ours = run(mode.ours, false, &key, 16, iv, &buf, ad, len, layout)?;
+            let reference = run(reference_name, false, &key, 16, iv, &buf, ad, len, layout)?;
+            check!(ours.is_ok());
+            check_eq!(tail(&ours, ad), tail(&reference, ad));
+        }
+    }
+    Ok(())
+}
+
+/// The kernel's IPsec template `template` (`rfc4106`, `rfc4309`) over the driver under test
+/// is built on it and gives what the same template over the reference gives (keys with the
+/// template's salt of `salt` bytes, 8-byte IVs, associated data of 16 and 20 bytes that ends
+/// with the IV, tags of 8, 12 and 16 bytes).
+fn rfc_template(mode: &Mode, template: &str, salt: usize) -> TestResult {
+    skip_unless!(AeadTfm::new(mode.ours).is_ok(), "driver not loaded");
+    let reference_name = mode.reference()?;
+    let mut name = [0u8; 128];
+    let mut refname = [0u8; 128];
+    let ours = cstr_in(&mut name, &[template, "(", cstr_str(mode.ours), ")"])?;
+    let reference = cstr_in(
+        &mut refname,
+        &[template, "(", cstr_str(reference_name), ")"],
+    )?;
+    let t = AeadTfm::new(ours).map_err(|_| fail("the template over ours was not built"))?;
+    check_eq!(t.driver_name().to_bytes(), ours.to_bytes());
+    let mut rng = Rng(0x4106_4309);
+    let mut n = 0;
+    for &ad in &[16usize, 20] {
+        for &tag in &[8usize, 12, 16] {
+            for &len in &[0usize, 1, 16, 100, 1500, 4097] {
+                let mut key = [0u8; 20];
+                rng.fill(&mut key);
+                let key = &key[..16 + salt];
+                let mut iv = [0u8; 8];
+                rng.fill(&mut iv);
+                let mut buf = zeros(ad + len + tag)?;
+                rng.fill(&mut buf[..ad + len]);
+                buf[ad - 8..ad].copy_from_slice(&iv);
+                let layout: (&[usize], bool) = (&[7, 64, 1000], n % 2 == 0);
+                let a = run(ours, false, key, tag, &iv, &buf, ad, len, layout)?;
+                let b = run(reference, false, key, tag, &iv, &buf, ad, len, layout)?;
+                check!(a.is_ok());
+                check_eq!(tail(&a, ad), tail(&b, ad));
+                n += 1;
+            }
+        }
+    }
+    check_eq!(n, 36);
+    Ok(())
+}
+
+/// A request of 256 KiB of associated data and 256 KiB of text, each in one piece, takes at
+/// least one NEON section per page of each.
+fn sections_per_page(mode: &Mode) -> TestResult {
+    skip_unless!(AeadTfm::new(mode.ours).is_ok(), "driver not loaded");
+    const HALF: usize = 256 << 10;
+    const PAGE: usize = crate::crypto::bindings::SM4RS_CONST_PAGE_SIZE;
+    let buf = zeros(2 * HALF + 16);
+    skip_unless!(buf.is_ok(), "no 512 KiB of contiguous memory");
+    let mut buf = buf?;
+    let mut tfm = AeadTfm::new(mode.ours).map_err(|_| fail("alloc"))?;
+    check!(tfm.set_key(&[3u8; 16]).is_ok());
+    let mut iv = [1u8; 16];
+    iv[0] = 3;
+    let counter = crate::ce::CallCounter::sections()?;
+    let r = tfm.crypt(
+        false,
+        &mut buf,
+        None,
+        HALF,
+        HALF,
+        &iv[..mode.iv_size],
+        &[HALF, HALF, 16],
+    );
+    let sections = counter.count();
+    drop(counter);
+    check!(r.is_ok());
+    check!(sections >= 2 * HALF / PAGE);
+    Ok(())
+}
+
+/// The text of a C string literal.
+fn cstr_str(s: &'static CStr) -> &'static str {
+    s.to_str().unwrap_or("")
+}
+
+/// `parts` joined into `buf` as a C string.
+fn cstr_in<'a>(buf: &'a mut [u8; 128], parts: &[&str]) -> Result<&'a CStr, Failure> {
+    let mut at = 0;
+    for p in parts {
+        let end = at + p.len();
+        buf.get_mut(at..end)
+            .ok_or(fail("name too long"))?
+            .copy_from_slice(p.as_bytes());
+        at = end;
+    }
+    *buf.get_mut(at).ok_or(fail("name too long"))? = 0;
+    CStr::from_bytes_with_nul(&buf[..=at]).map_err(|_| fail("name"))
+}
+
+/// Suite `sm4_ce_gcm`.
+pub(crate) mod gcm {
+    use super::*;
+
+    fn gcm_vs_reference() -> TestResult {
+        versus_reference(&GCM)
+    }
+
+    fn gcm_bad_input() -> TestResult {
+        bad_input(&GCM)
+    }
+
+    fn gcm_long_ad() -> TestResult {
+        long_ad(&GCM)
+    }
+
+    fn rfc4106_over_gcm() -> TestResult {
+        rfc_template(&GCM, "rfc4106", 4)
+    }
+
+    fn gcm_sections_per_page() -> TestResult {
+        sections_per_page(&GCM)
+    }
+
+    suite!(
+        c"sm4_ce_gcm",
+        [
+            gcm_vs_reference,
+            gcm_bad_input,
+            gcm_long_ad,
+            rfc4106_over_gcm,
+            gcm_sections_per_page
+        ]
+    );
+}
+
+/// Suite `sm4_ce_ccm`.
+pub(crate) mod ccm {
+    use super::*;
+
+    fn ccm_vs_reference() -> TestResult {
+        versus_reference(&CCM)
+    }
+
+    fn ccm_bad_input() -> TestResult {
+        bad_input(&CCM)
+    }
+
+    fn ccm_long_ad() -> TestResult {
+        long_ad(&CCM)
+    }
+
+    fn rfc4309_over_ccm() -> TestResult {
+        rfc_template(&CCM, "rfc4309", 3)
+    }
+
+    fn ccm_sections_per_page() -> TestResult {
+        sections_per_page(&CCM)
+    }
+
+    suite!(
+        c"sm4_ce_ccm",
+        [
+            ccm_vs_reference,
+            ccm_bad_input,
+            ccm_long_ad,
+            rfc4309_over_ccm,
+            ccm_sections_per_page
+        ]
+    );
+}
