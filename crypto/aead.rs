@@ -323,9 +323,20 @@ impl<Iv: Block> Request<'_, Iv> {
 
     /// Hands the associated data to `f` in order, in pieces of at most [`MAX_STEP`] bytes
     /// (each scatterlist entry's part of it, split at that size), with the right to use
-    /// NEON on each. Pieces may have any length and alignment.
+    /// NEON on each; a request that may sleep gets a reschedule point between pieces (a
+    /// driver opens one NEON section per piece). Pieces may have any length and alignment.
     pub fn for_each_ad(&mut self, mut f: impl FnMut(&[u8], &mut Simd) -> Result) -> Result {
         let mut left = self.assoc_len();
+        // SAFETY: the request is valid (type invariant).
+        let may_sleep = unsafe { (*self.req).base.flags } & bindings::CRYPTO_TFM_REQ_MAY_SLEEP != 0;
+        let mut f = |piece: &[u8], simd: &mut Simd, more: bool| -> Result {
+            f(piece, simd)?;
+            if may_sleep && more {
+                // SAFETY: the caller allows sleeping and no NEON section is open here.
+                unsafe { bindings::sm4rs_cond_resched() };
+            }
+            Ok(())
+        };
         // SAFETY: the request is valid (type invariant).
         let mut sg = unsafe { (*self.req).src };
         let mut buf = [0u8; 256];
@@ -342,8 +353,10 @@ impl<Iv: Block> Request<'_, Iv> {
                 // SAFETY: the entry's `len >= n` bytes are mapped at `p` (permanently), and the
                 // request's source is only read while it is ours.
                 let data = unsafe { core::slice::from_raw_parts(p.cast::<u8>(), n) };
+                let mut rest = left;
                 for piece in data.chunks(MAX_STEP) {
-                    f(piece, &mut self.simd)?;
+                    rest -= piece.len();
+                    f(piece, &mut self.simd, rest > 0)?;
                 }
             } else {
                 // Without a permanent mapping (highmem): copied out a little at a time.
@@ -362,8 +375,8 @@ impl<Iv: Block> Request<'_, Iv> {
                             0,
                         )
                     };
-                    f(piece, &mut self.simd)?;
                     done += k;
+                    f(piece, &mut self.simd, left > done)?;
                 }
             }
             left -= n;
