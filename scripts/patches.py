@@ -169,6 +169,7 @@ def to_driver(text, cfb=True):
         ('"lib/', '"sm4/'),
         ('#[path = "abstraction.rs"]', '#[path = "sm4/kunit_abstraction.rs"]'),
         ('#[path = "oracle.rs"]', '#[path = "sm4/kunit_oracle.rs"]'),
+        ('#[path = "aead.rs"]', '#[path = "sm4/kunit_aead.rs"]'),
         ("`lib/", "`sm4/"),
         ("`sm4_modes.rs`", "`sm4/kunit_modes.rs`"),
         ('include!("sm4_modes.rs")', 'include!("sm4/kunit_modes.rs")'),
@@ -305,13 +306,13 @@ def bindings_helper(text):
     consts = []
     # bindgen itself emits the constants that are plain integer macros or enumerators.
     # (CRYPTO_MINALIGN: ARCH_DMA_MINALIGN, a literal on arm64.)
-    generated = {"EDEADLK", "IRQ_WORK_HARD_IRQ", "CRYPTO_MINALIGN"}
+    generated = {"EDEADLK", "EBADMSG", "EOVERFLOW", "IRQ_WORK_HARD_IRQ", "CRYPTO_MINALIGN"}
     for ctype, name, expr in re.findall(r"^const ([\w ]+) SM4RS_CONST_(\w+) = (\w+);$", h, re.M):
         if name in generated or f"RUST_CONST_HELPER_{name} " in text:
             continue
         consts.append((ctype, name, expr))
-    common_c = [c for c in consts if c[1] != "KERNEL_HWCAP_SM4"]
-    arch_c = [c for c in consts if c[1] == "KERNEL_HWCAP_SM4"]
+    common_c = [c for c in consts if not c[1].startswith("KERNEL_HWCAP_")]
+    arch_c = [c for c in consts if c[1].startswith("KERNEL_HWCAP_")]
     # At the end: the file's constants may sit in #if blocks.
     add = "\n/* The crypto abstraction, rust/kernel/crypto. */"
     add += "".join(f"\nconst {t} RUST_CONST_HELPER_{n} = {e};" for t, n, e in common_c)
@@ -346,7 +347,7 @@ def kconfig_blocks():
 # --- the series -----------------------------------------------------------------------------
 def patch1():
     files = {}
-    names = ["alg", "cipher", "skcipher", "shash", "simd", "compat", "param"]
+    names = ["alg", "cipher", "skcipher", "shash", "aead", "simd", "compat", "param"]
     texts = {}
     for n in names:
         texts[n] = to_kernel_crate(rd(os.path.join(REPO, f"crypto/{n}.rs")))
@@ -354,7 +355,8 @@ def patch1():
     files["rust/kernel/crypto.rs"] = to_kernel_crate(rd(os.path.join(REPO, "crypto/mod.rs")))
     rust_all = list(files.values()) + [rd(os.path.join(REPO, p)) for p in (
         "crypto/testing.rs", "crypto/kunit.rs", "tests/kunit/abstraction.rs",
-        "tests/kunit/sm4_modes.rs", "tests/kunit/oracle.rs", "tests/kunit/sm4_kunit_main.rs")]
+        "tests/kunit/sm4_modes.rs", "tests/kunit/oracle.rs", "tests/kunit/aead.rs",
+        "tests/kunit/sm4_kunit_main.rs")]
     helpers, _ = helpers_c([rename_bindings(t) for t in rust_all])
     files["rust/helpers/crypto.c"] = helpers
     hc = krd("rust/helpers/helpers.c")
@@ -399,12 +401,17 @@ DRIVERS = {
     "lib/sm4.rs": "arch/arm64/crypto/sm4/sm4.rs",
     "lib/modes.rs": "arch/arm64/crypto/sm4/modes.rs",
     "lib/mac.rs": "arch/arm64/crypto/sm4/mac.rs",
+    "sm4_ce_gcm_glue.rs": "arch/arm64/crypto/sm4_ce_gcm_glue.rs",
+    "sm4_ce_ccm_glue.rs": "arch/arm64/crypto/sm4_ce_ccm_glue.rs",
+    "lib/aead.rs": "arch/arm64/crypto/sm4/aead.rs",
 }
+ASM = ("sm4_ce_core.S", "sm4_neon_core.S", "sm4_ce_gcm_core.S", "sm4_ce_ccm_core.S")
 TESTS = {
     "tests/kunit/sm4_kunit_main.rs": "arch/arm64/crypto/sm4_kunit.rs",
     "tests/kunit/sm4_modes.rs": "arch/arm64/crypto/sm4/kunit_modes.rs",
     "tests/kunit/abstraction.rs": "arch/arm64/crypto/sm4/kunit_abstraction.rs",
     "tests/kunit/oracle.rs": "arch/arm64/crypto/sm4/kunit_oracle.rs",
+    "tests/kunit/aead.rs": "arch/arm64/crypto/sm4/kunit_aead.rs",
     "crypto/kunit.rs": "arch/arm64/crypto/sm4/kunit.rs",
     "crypto/testing.rs": "arch/arm64/crypto/sm4/testing.rs",
     "tests/common/rng.rs": "arch/arm64/crypto/sm4/rng.rs",
@@ -415,6 +422,10 @@ RUST_MAKE = """ifdef CONFIG_CRYPTO_SM4_RUST
 obj-$(CONFIG_CRYPTO_SM4_GENERIC) += sm4_generic.o
 obj-$(CONFIG_CRYPTO_SM4_ARM64_CE_BLK) += sm4-ce.o
 sm4-ce-y := sm4_ce_glue.o sm4_ce_core.o
+obj-$(CONFIG_CRYPTO_SM4_ARM64_CE_CCM) += sm4-ce-ccm.o
+sm4-ce-ccm-y := sm4_ce_ccm_glue.o sm4_ce_ccm_core.o
+obj-$(CONFIG_CRYPTO_SM4_ARM64_CE_GCM) += sm4-ce-gcm.o
+sm4-ce-gcm-y := sm4_ce_gcm_glue.o sm4_ce_gcm_core.o
 obj-$(CONFIG_CRYPTO_SM4_ARM64_NEON_BLK) += sm4-neon.o
 sm4-neon-y := sm4_neon_glue.o sm4_neon_core.o
 else
@@ -425,7 +436,7 @@ def patch2():
     files = {}
     for src, dst in DRIVERS.items():
         files[dst] = to_driver(rd(os.path.join(REPO, src)), cfb=False)
-    for n in ("sm4_ce_core.S", "sm4_neon_core.S"):
+    for n in ASM:
         files[f"arch/arm64/crypto/{n}"] = to_asm(rd(os.path.join(REPO, n)), cfb=False)
     files["arch/arm64/crypto/sm4/sm4-asm.h"] = rd(os.path.join(REPO, "lib/sm4-asm.h"))
     files["crypto/Kconfig"] = apply_kconfig("crypto/Kconfig", CUR["crypto/Kconfig"], 1)
@@ -441,16 +452,12 @@ def patch2():
     cm = cm.replace(line, "ifndef CONFIG_CRYPTO_SM4_RUST\n" + line + "endif\n")
     files["crypto/Makefile"] = cm
     am = krd("arch/arm64/crypto/Makefile")
-    neon = re.search(r"obj-\$\(CONFIG_CRYPTO_SM4_ARM64_NEON_BLK\) \+= sm4-neon\.o\n"
-                     r"sm4-neon-y := [^\n]*\n\n?", am)
-    cipher = re.search(r"obj-\$\(CONFIG_CRYPTO_SM4_ARM64_CE\) \+= sm4-ce-cipher\.o\n"
-                       r"sm4-ce-cipher-y := [^\n]*\n\nobj-\$\(CONFIG_CRYPTO_SM4_ARM64_CE_BLK\) "
-                       r"\+= sm4-ce\.o\nsm4-ce-y := [^\n]*\n", am)
-    if not neon or not cipher:
+    # Upstream's SM4 lines, from the cipher to sm4-neon (the CCM and GCM drivers between).
+    block = re.search(r"obj-\$\(CONFIG_CRYPTO_SM4_ARM64_CE\) \+= sm4-ce-cipher\.o\n"
+                      r"(?:[^\n]*\n)*?sm4-neon-y := [^\n]*\n", am)
+    if not block or "sm4-ce-gcm" not in block.group(0) or "sm4-ce-ccm" not in block.group(0):
         die("arch/arm64/crypto/Makefile: SM4 lines not found")
-    neon_text = neon.group(0).rstrip("\n") + "\n"
-    am = am.replace(neon.group(0), "")
-    am = am.replace(cipher.group(0), RUST_MAKE + cipher.group(0) + "\n" + neon_text + "endif\n")
+    am = am.replace(block.group(0), RUST_MAKE + block.group(0) + "endif\n")
     files["arch/arm64/crypto/Makefile"] = am
     return files
 
@@ -474,7 +481,7 @@ def patch4():
     files = {}
     for src, dst in DRIVERS.items():
         files[dst] = to_driver(rd(os.path.join(REPO, src)))
-    for n in ("sm4_ce_core.S", "sm4_neon_core.S"):
+    for n in ASM:
         files[f"arch/arm64/crypto/{n}"] = to_asm(rd(os.path.join(REPO, n)))
     files["crypto/Kconfig"] = apply_kconfig("crypto/Kconfig", CUR["crypto/Kconfig"], 3)
     return {p: t for p, t in files.items() if CUR.get(p) != t}
@@ -498,6 +505,9 @@ algorithms in Rust and register them with the crypto API:
   outside any NEON section;
 - shash: synchronous hashes and MACs, with a typed key and a plain-data
   request state (the crypto API copies descriptors as bytes);
+- aead: AEADs, with the associated data handed over a scatterlist entry
+  at a time, the text walked as an skcipher's data, and tags written or
+  compared with crypto_memneq() (EBADMSG);
 - simd: kernel-mode NEON sections as a closure and a token that every
   NEON routine takes, refused where may_use_simd() is false or where a
   section would nest (the task's, or one of ours in the softirq being
@@ -518,12 +528,16 @@ symbols and module names:
                              has the sm4-ce cipher
   CRYPTO_SM4_ARM64_CE_BLK    sm4-ce: sm4 (300); ecb, cbc, ctr, cts(cbc),
                              xts (400); cmac, xcbc, cbcmac (400); exports
-                             sm4_ce_expand_key, sm4_ce_crypt_block and
-                             sm4_ce_cbc_enc for sm4-ce-gcm/sm4-ce-ccm
+                             sm4_ce_expand_key (which sm4-ce-gcm and
+                             sm4-ce-ccm use), sm4_ce_crypt_block and
+                             sm4_ce_cbc_enc (upstream's interface)
   CRYPTO_SM4_ARM64_NEON_BLK  sm4-neon: ecb, cbc, ctr, cts(cbc), xts (200)
 
-so the users that select CRYPTO_SM4_GENERIC and the GCM/CCM drivers that
-select CRYPTO_SM4_ARM64_CE_BLK keep working."""),
+  CRYPTO_SM4_ARM64_CE_GCM    sm4-ce-gcm: gcm(sm4) (400), SM4E and PMULL
+  CRYPTO_SM4_ARM64_CE_CCM    sm4-ce-ccm: ccm(sm4) (400)
+
+so the users that select CRYPTO_SM4_GENERIC keep working, and every
+arm64 SM4 module is built from Rust."""),
     ("crypto: arm64/sm4 - add KUnit tests for the Rust SM4 drivers",
      """Add sm4_kunit (CRYPTO_SM4_KUNIT_TEST). Its reference is upstream's C
 SM4 (the CRYPTO_SM4 library), which the module registers as sm4-oracle
