@@ -95,6 +95,20 @@ MUTANTS = [
     ("neon-section-unbounded", "crypto/skcipher.rs",
      "pub const MAX_STEP: usize = bindings::SM4RS_CONST_PAGE_SIZE;",
      "pub const MAX_STEP: usize = usize::MAX;", "sm4_ce.neon_sections_per_page"),
+    ("ghash-power", "sm4_ce_gcm_core.S", "gmul\t\\a1, H3, K34, 0", "gmul\t\\a1, H4, K34, 0",
+     "sm4_ce_gcm.*"),
+    ("ghash-reduce", "sm4_ce_gcm_core.S", "pmull\tT0.1q, HI.1d, GPOLY.1d",
+     "pmull2\tT0.1q, HI.2d, GPOLY.2d", "sm4_ce_gcm.*"),
+    ("gcm-first-counter", "sm4_ce_gcm_glue.rs", "self.ctr[BLOCK_SIZE - 1] = 2;",
+     "self.ctr[BLOCK_SIZE - 1] = 1;", "sm4_ce_gcm.*"),
+    ("ccm-dec-mac", "sm4_ce_ccm_core.S",
+     "\teor\tv0.16b, v0.16b, v4.16b\n\tsub\tNBLK, NBLK, #1\n\tcbz",
+     "\tsub\tNBLK, NBLK, #1\n\tcbz", "sm4_ce_ccm.*"),
+    ("ccm-long-ad-prefix", "sm4_ce_ccm_glue.rs", "copy_from_slice(&[0xff, 0xfe]);",
+     "copy_from_slice(&[0xff, 0xff]);", "sm4_ce_ccm.*"),
+    ("aead-feed-partial", "lib/aead.rs",
+     "            if self.fill < BLOCK_SIZE {\n                return;\n            }\n", "",
+     "sm4_ce_gcm.*"),
 ]
 
 
@@ -136,9 +150,9 @@ def main():
                 continue
             stage = os.path.join(tree, ".stage")
             os.makedirs(stage)
-            for ko, as_name in (("sm4-generic.ko", "sm4-generic.ko"), ("sm4-ce.ko", "sm4-ce.ko"),
-                                ("sm4-neon.ko", "sm4-neon.ko"), ("sm4_kunit.ko", "sm4_kunit.ko")):
-                shutil.copy(os.path.join(tree, ko), os.path.join(stage, as_name))
+            for ko in ("sm4-generic.ko", "sm4-ce.ko", "sm4-neon.ko", "sm4-ce-gcm.ko",
+                       "sm4-ce-ccm.ko", "sm4_kunit.ko"):
+                shutil.copy(os.path.join(tree, ko), os.path.join(stage, ko))
             env = dict(os.environ, SM4RS_STAGE=stage, SM4RS_SMP="2", SM4RS_VM_TIMEOUT="900",
                        SM4RS_APPEND=f"cryptomgr.notests=1 kunit.filter_glob={glob}",
                        SM4RS_COUNTS="/dev/null")

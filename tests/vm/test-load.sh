@@ -7,6 +7,8 @@
 #                  (sm4-neon serves), then with it
 #   faults         every allocation of an AF_ALG request of each mode, and of a dm-crypt
 #                  table load, fails once: a clean error, and the next request works
+#   exports        upstream's C sm4-ce-gcm and sm4-ce-ccm load on sm4-ce's exports and pass
+#                  testmgr and tcrypt
 #   bad input      AF_ALG errors for bad keys, IVs and lengths: the same as the kernel's
 #                  templates over the oracle give
 # The references are upstream's C SM4, registered by the test module (sm4_kunit), loaded
@@ -97,6 +99,9 @@ elif load_ours sm4-generic && load_ours sm4-ce && load_ours sm4-neon && load_ora
 	else
 		fail "faults.setup" "no failslab / fail_page_alloc in debugfs"
 	fi
+	# Upstream's C sm4-ce-gcm and sm4-ce-ccm (this plain kernel's) on sm4-ce's exports.
+	phase exports
+	check_upstream_aead
 	phase errors
 	check_errnos -sm4-ce
 	check_errnos -sm4-neon

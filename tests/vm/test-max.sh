@@ -2,8 +2,10 @@
 # Scenario "test-max" (-cpu max, with SM4 and NEON): sm4-generic, sm4-ce and sm4-neon. The
 # KUnit suites of all three run when sm4_kunit is loaded; testmgr (with the extended tests)
 # checks every algorithm on registration; the crypto API must pick sm4-ce, and testmgr
-# checks it again through tcrypt; sm4-neon, outranked, is tested by driver name. Upstream's
-# C sm4-ce-gcm and sm4-ce-ccm load on sm4-ce's exports and pass their self-tests. fscrypt
+# checks it again through tcrypt; sm4-neon, outranked, is tested by driver name. Our
+# sm4-ce-gcm and sm4-ce-ccm (loaded before sm4_kunit, so that their suites run) serve
+# gcm(sm4) and ccm(sm4) and pass testmgr and tcrypt (their KUnit suites compare them, and the
+# kernel's rfc4106 and rfc4309 templates over them, with the templates over the oracle). fscrypt
 # (ext4) and cryptsetup LUKS2 write data with sm4-ce that the next boots read back. The
 # references (KUnit, dm-crypt, AF_ALG) are upstream's C SM4, registered by sm4_kunit.
 
@@ -12,7 +14,8 @@ CE_DRIVERS="sm4-ce ecb-sm4-ce cbc-sm4-ce ctr-sm4-ce cts-cbc-sm4-ce xts-sm4-ce cm
 NEON_DRIVERS="ecb-sm4-neon cbc-sm4-neon ctr-sm4-neon cts-cbc-sm4-neon xts-sm4-neon"
 
 XTS_KEY=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
-if load_ours sm4-generic && load_ours sm4-ce && load_ours sm4-neon && load_ours sm4_kunit; then
+if load_ours sm4-generic && load_ours sm4-ce && load_ours sm4-neon && load_ours sm4-ce-gcm &&
+	load_ours sm4-ce-ccm && load_ours sm4_kunit; then
 	for drv in sm4-generic $CE_DRIVERS $NEON_DRIVERS; do
 		check_selftest "$drv"
 	done
@@ -27,9 +30,11 @@ if load_ours sm4-generic && load_ours sm4-ce && load_ours sm4-neon && load_ours 
 	run_tcrypt_test 191 "ecb-cbc-ctr-xts(sm4-ce)" "ecb(sm4)=ecb-sm4-ce" "cbc(sm4)=cbc-sm4-ce" \
 		"ctr(sm4)=ctr-sm4-ce" "xts(sm4)=xts-sm4-ce"
 	run_tcrypt_test 59 "cts(cbc(sm4-ce))" "cts(cbc(sm4))=cts-cbc-sm4-ce"
+	check_our_aead
+	# The kernel's templates over our skciphers and MACs, once our AEADs are gone.
+	rmmod sm4_ce_gcm sm4_ce_ccm
 	run_tcrypt_test 55 "gcm(sm4).template-over-ctr-sm4-ce" "gcm(sm4)=gcm_base(ctr-sm4-ce,*)"
 	run_tcrypt_test 56 "ccm(sm4).template-over-sm4-ce" "ccm(sm4)=ccm_base(ctr-sm4-ce,cbcmac-sm4-ce)"
-	check_upstream_aead
 	run_tcrypt_speed "sm4-ce"
 	check_af_alg ""
 	check_af_alg "-sm4-neon"

@@ -6,7 +6,8 @@
 # outside this project, the dm-crypt read-back through the oracle, or the kernel's own
 # checkers (KASAN, BUG), never testmgr's fixed vectors or the host tests.
 
-if load_ours sm4-generic && load_ours sm4-ce && load_ours sm4-neon && load_ours sm4_kunit; then
+if load_ours sm4-generic && load_ours sm4-ce && load_ours sm4-neon && load_ours sm4-ce-gcm &&
+	load_ours sm4-ce-ccm && load_ours sm4_kunit; then
 	check_af_alg ""
 	check_af_alg "-sm4-neon"
 	check_dm_crypt "xts(sm4)"
