@@ -27,6 +27,7 @@ use aead_mode::{Chain, Feed};
 use core::ffi::{c_uint, CStr};
 use crypto::{
     aead::{self, Aead, Request, MAX_TAG},
+    eoverflow,
     simd::{self, Neon, Simd},
     skcipher::{InOut, Key},
     Secret,
@@ -115,7 +116,7 @@ impl<'a> Ccm<'a> {
         let l = usize::from(lp) + 1;
         let len = text_len as u64;
         if l < 8 && len >> (8 * l) != 0 {
-            return Err(crypto::eoverflow());
+            return Err(eoverflow());
         }
         let mut b0 = iv;
         let tag_field = (tag_len.saturating_sub(2) / 2) as u8;
