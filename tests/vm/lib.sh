@@ -176,6 +176,55 @@ check_our_aead() {
 	done
 }
 
+# kTLS, the real client of gcm(sm4) and ccm(sm4) (RFC 8998's TLS 1.3 suites): the kernel's
+# TLS selftest (tls, from Linux 7.3's tools/testing/selftests/net) over loopback TCP, its
+# variants 13_sm4_gcm and 13_sm4_ccm, first on our sm4-ce-gcm and sm4-ce-ccm (loaded, and
+# serving the algorithm), then on upstream's C ones from this kernel's build (on sm4-ce's
+# exports). Per variant: every test must get the same verdict with ours as with upstream's
+# (none fails with ours that passes with theirs), and at least 40 must have run and passed.
+# Tests of features a kernel lacks fail the same way on both, which is what the comparison
+# is for. Leaves upstream's modules unloaded and ours loaded.
+ktls_verdicts() { # LOG: "<test> ok|fail|skip" per test of the harness's TAP output
+	sed -n 's/^\(not \)\{0,1\}ok [0-9]* \([^ ]*\)\( # SKIP.*\)\{0,1\}$/\2 \1ok\3/p' "$1" |
+		sed 's/ not ok$/ fail/; s/ ok # SKIP.*$/ skip/'
+}
+check_ktls() {
+	local v alg side n np
+	[ -x /bin/tls ] || { fail "ktls.selftest" "no tls binary in the VM"; return; }
+	for side in ours upstream; do
+		rmmod sm4_ce_gcm sm4_ce_ccm 2>/dev/null
+		if [ $side = ours ]; then
+			insmod /lib/modules/sm4rs/sm4-ce-gcm.ko && insmod /lib/modules/sm4rs/sm4-ce-ccm.ko
+		else
+			insmod /lib/modules/kernel/sm4-ce-gcm.ko && insmod /lib/modules/kernel/sm4-ce-ccm.ko
+		fi || { fail "ktls.load-$side" "the $side sm4-ce-gcm/ccm did not load"; return; }
+		for v in 13_sm4_gcm 13_sm4_ccm; do
+			alg=gcm\(sm4\)
+			[ $v = 13_sm4_ccm ] && alg=ccm\(sm4\)
+			check_served "ktls.$v.served-by-$side" "$alg" "${alg%%(*}-sm4-ce"
+			timeout 300 tls -v $v >/tmp/tls.$side.$v 2>&1
+			ktls_verdicts /tmp/tls.$side.$v | sort >/tmp/tls.$side.$v.v
+		done
+	done
+	for v in 13_sm4_gcm 13_sm4_ccm; do
+		n=$(wc -l </tmp/tls.ours.$v.v)
+		np=$(grep -c ' ok$' /tmp/tls.ours.$v.v)
+		echo "SM4RS-INFO ktls.$v: ours $np of $n passed; upstream's $(grep -c ' ok$' /tmp/tls.upstream.$v.v) of $(wc -l </tmp/tls.upstream.$v.v)"
+		if [ "$np" -lt 40 ]; then
+			fail "ktls.$v.ran" "only $np of $n tests passed with ours ($(tail -n 2 /tmp/tls.ours.$v | tr '\n' ' '))"
+		else
+			pass "ktls.$v.ran"
+		fi
+		if cmp -s /tmp/tls.ours.$v.v /tmp/tls.upstream.$v.v; then
+			pass "ktls.$v.same-verdicts-as-upstream"
+		else
+			fail "ktls.$v.same-verdicts-as-upstream" "$(diff /tmp/tls.upstream.$v.v /tmp/tls.ours.$v.v | grep '^[<>]' | head -n 6 | tr '\n' ' ')"
+		fi
+	done
+	rmmod sm4_ce_gcm sm4_ce_ccm 2>/dev/null
+	insmod /lib/modules/sm4rs/sm4-ce-gcm.ko && insmod /lib/modules/sm4rs/sm4-ce-ccm.ko
+}
+
 # run_tcrypt_test MODE NAME [ALG=DRIVER...]: tcrypt in mode MODE (testmgr's tests of that
 # mode's algorithms, by algorithm name). Passes only if tcrypt ran to its end (it then
 # refuses to stay loaded, with EAGAIN), reported no failure, and each ALG is served by
