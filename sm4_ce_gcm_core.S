@@ -280,12 +280,51 @@ SYM_FUNC_END(sm4rs_ce_ghash)
 	.endm
 
 	/*
-	 * The body of sm4rs_ce_gcm_enc (\enc = 1) and sm4rs_ce_gcm_dec (\enc = 0): counter
-	 * mode over nblocks whole blocks, the hash over the ciphertext (the output when
-	 * encrypting, the input when decrypting).
+	 * The 32 rounds of v0-v3 with the hash of the four bit-reflected blocks \a0-\a3 (X
+	 * <- ((((X ^ a0) H ^ a1) H ^ a2) H ^ a3) H) between them: SM4E issues on one vector
+	 * pipe, and the PMULLs and the XORs of the hash fill the other cycles.
 	 */
-	.macro	gcm_crypt, enc
-	cbz	NBLK, .Lgcm\enc\()_ret
+	.macro	rounds4_ghash4, a0, a1, a2, a3
+	sm4_round4 v24
+	eor	\a0\().16b, \a0\().16b, X.16b
+	gmul	\a0, H4, K34, 1, 1
+	sm4_round4 v25
+	gmul	\a1, H3, K34, 0
+	sm4_round4 v26
+	gmul	\a2, H2, K12, 1
+	sm4_round4 v27
+	gmul	\a3, H1, K12, 0
+	sm4_round4 v28
+	ghash_reduce
+	sm4_round4 v29
+	sm4_round4 v30
+	sm4_round4 v31
+	.endm
+
+	/* v0-v3 <- the keystream of the next four counter blocks, in output byte order. */
+	.macro	tbl4
+	tbl	v0.16b, {v0.16b}, BSWAP.16b
+	tbl	v1.16b, {v1.16b}, BSWAP.16b
+	tbl	v2.16b, {v2.16b}, BSWAP.16b
+	tbl	v3.16b, {v3.16b}, BSWAP.16b
+	.endm
+
+	.macro	rbit4, a0, a1, a2, a3
+	rbit	\a0\().16b, \a0\().16b
+	rbit	\a1\().16b, \a1\().16b
+	rbit	\a2\().16b, \a2\().16b
+	rbit	\a3\().16b, \a3\().16b
+	.endm
+
+	.macro	next_ctr4
+	next_ctr v0
+	next_ctr v1
+	next_ctr v2
+	next_ctr v3
+	.endm
+
+	/* Loads the state: round keys, hash key, constants, counter, hash. */
+	.macro	gcm_enter
 	save_v8_v15
 	load_round_keys
 	ghash_setup HTBL
@@ -295,39 +334,13 @@ SYM_FUNC_END(sm4rs_ce_ghash)
 	mov	COUNT, CTRB.s[3]
 	ld1	{X.16b}, [XP]
 	rbit	X.16b, X.16b
-.Lgcm\enc\()_loop4:
-	cmp	NBLK, #4
-	b.lo	.Lgcm\enc\()_tail
-	next_ctr v0
-	next_ctr v1
-	next_ctr v2
-	next_ctr v3
-	sm4_rounds4
-	tbl	v0.16b, {v0.16b}, BSWAP.16b
-	tbl	v1.16b, {v1.16b}, BSWAP.16b
-	tbl	v2.16b, {v2.16b}, BSWAP.16b
-	tbl	v3.16b, {v3.16b}, BSWAP.16b
-	ld1	{v4.16b-v7.16b}, [SRC], #64
-	eor	v0.16b, v0.16b, v4.16b
-	eor	v1.16b, v1.16b, v5.16b
-	eor	v2.16b, v2.16b, v6.16b
-	eor	v3.16b, v3.16b, v7.16b
-	st1	{v0.16b-v3.16b}, [DST], #64
-	.if	\enc
-	rbit	v0.16b, v0.16b
-	rbit	v1.16b, v1.16b
-	rbit	v2.16b, v2.16b
-	rbit	v3.16b, v3.16b
-	ghash4	v0, v1, v2, v3
-	.else
-	rbit	v4.16b, v4.16b
-	rbit	v5.16b, v5.16b
-	rbit	v6.16b, v6.16b
-	rbit	v7.16b, v7.16b
-	ghash4	v4, v5, v6, v7
-	.endif
-	sub	NBLK, NBLK, #4
-	b	.Lgcm\enc\()_loop4
+	.endm
+
+	/*
+	 * The blocks left (fewer than four) one at a time, then the counter and the hash
+	 * stored back. \enc: the hash is of the output (else of the input).
+	 */
+	.macro	gcm_tail_and_leave, enc
 .Lgcm\enc\()_tail:
 	cbz	NBLK, .Lgcm\enc\()_done
 	next_ctr v0
@@ -352,7 +365,6 @@ SYM_FUNC_END(sm4rs_ce_ghash)
 	rbit	X.16b, X.16b
 	st1	{X.16b}, [XP]
 	restore_v8_v15
-.Lgcm\enc\()_ret:
 	ret
 	.endm
 
@@ -364,17 +376,69 @@ SYM_FUNC_END(sm4rs_ce_ghash)
  * incremented per block, modulo 2^32, and written back) and hashes the ciphertext into x.
  */
 SYM_FUNC_START(sm4rs_ce_gcm_enc)
-	gcm_crypt 1
+	cbz	NBLK, .Lgcm_enc_ret
+	gcm_enter
+	/*
+	 * Four blocks per iteration; the hash of the ciphertext of one iteration (kept
+	 * bit-reflected in v4-v7) runs under the rounds of the next, and after the last.
+	 */
+	cmp	NBLK, #4
+	b.lo	.Lgcm1_tail
+	next_ctr4
+	sm4_rounds4
+	b	.Lgcm1_xor
+.Lgcm1_loop4:
+	cmp	NBLK, #4
+	b.lo	.Lgcm1_drain
+	next_ctr4
+	rounds4_ghash4 v4, v5, v6, v7
+.Lgcm1_xor:
+	tbl4
+	ld1	{v4.16b-v7.16b}, [SRC], #64
+	eor	v4.16b, v4.16b, v0.16b
+	eor	v5.16b, v5.16b, v1.16b
+	eor	v6.16b, v6.16b, v2.16b
+	eor	v7.16b, v7.16b, v3.16b
+	st1	{v4.16b-v7.16b}, [DST], #64
+	rbit4	v4, v5, v6, v7
+	sub	NBLK, NBLK, #4
+	b	.Lgcm1_loop4
+.Lgcm1_drain:
+	ghash4	v4, v5, v6, v7
+	gcm_tail_and_leave 1
+.Lgcm_enc_ret:
+	ret
 SYM_FUNC_END(sm4rs_ce_gcm_enc)
 
 /*
  * void sm4rs_ce_gcm_dec(const u32 rk[32], u8 *dst, const u8 *src, unsigned int nblocks,
  *			 u8 ctr[16], u8 x[16], const u8 htable[64]);
  *
- * As sm4rs_ce_gcm_enc, hashing the input (the ciphertext) before it is decrypted.
+ * As sm4rs_ce_gcm_enc, hashing the input (the ciphertext).
  */
 SYM_FUNC_START(sm4rs_ce_gcm_dec)
-	gcm_crypt 0
+	cbz	NBLK, .Lgcm_dec_ret
+	gcm_enter
+	/* Four blocks per iteration, the hash of their input under their rounds. */
+.Lgcm0_loop4:
+	cmp	NBLK, #4
+	b.lo	.Lgcm0_tail
+	ld1	{v4.16b-v7.16b}, [SRC]
+	next_ctr4
+	rbit4	v4, v5, v6, v7
+	rounds4_ghash4 v4, v5, v6, v7
+	tbl4
+	ld1	{v4.16b-v7.16b}, [SRC], #64	/* the input again, for the XOR */
+	eor	v0.16b, v0.16b, v4.16b
+	eor	v1.16b, v1.16b, v5.16b
+	eor	v2.16b, v2.16b, v6.16b
+	eor	v3.16b, v3.16b, v7.16b
+	st1	{v0.16b-v3.16b}, [DST], #64
+	sub	NBLK, NBLK, #4
+	b	.Lgcm0_loop4
+	gcm_tail_and_leave 0
+.Lgcm_dec_ret:
+	ret
 SYM_FUNC_END(sm4rs_ce_gcm_dec)
 
 	.section ".rodata", "a"

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Scenario "bench" (make bench, on the benchmark kernel under qemu -icount): tcrypt's SM4
 # speed modes (218: the synchronous skcipher path; 518: the asynchronous one) on upstream's
-# C drivers and on ours, alternately, sm4rs.reps times each, in the same boot. Which
+# C drivers and on ours, alternately (with sm4rs.bench=ce also 222 and 223: gcm(sm4) and
+# rfc4309(ccm(sm4)), upstream's C sm4-ce-gcm and sm4-ce-ccm against ours), sm4rs.reps times each, in the same boot. Which
 # drivers: sm4rs.bench=ce (-cpu max: upstream sm4-ce + sm4-ce-cipher against our sm4-ce),
 # neon (-cpu cortex-a72: upstream sm4-neon, with the C sm4_generic that its XTS template
 # needs, against ours) or generic (the C sm4_generic against our sm4-generic, through the
@@ -40,13 +41,15 @@ load() {
 
 # Runs the tcrypt speed modes and prints their measurements for side $1.
 speed() {
-	local side=$1 mode
-	for mode in 218 518; do
+	local side=$1 mode modes="218 518"
+	# With the CE drivers, the AEADs too: 222 gcm(sm4), 223 rfc4309(ccm(sm4)).
+	[ "$which" = ce ] && modes="$modes 222 223"
+	for mode in $modes; do
 		dmesg -c >/dev/null
 		insmod $K/tcrypt.ko mode=$mode sec=0 2>/dev/null
 		dmesg -c | awk -v side="$side" -v mode="$mode" '
 			/testing speed of/ {
-				alg = $0; sub(/.*testing speed of (a)?sync /, "", alg)
+				alg = $0; sub(/.*testing speed of ((a)?sync )?/, "", alg)
 				drv = alg; sub(/^[^ ]* \(/, "", drv); sub(/\) (en|de)cryption.*/, "", drv)
 				sub(/ .*/, "", alg)
 				dir = ($0 ~ /encryption/) ? "enc" : "dec"
@@ -119,8 +122,9 @@ run_side() {
 	local side=$1
 	shift
 	case $which:$side in
-	ce:upstream) load $K/sm4.ko $K/sm4-ce-cipher.ko $K/sm4-ce.ko || return 1 ;;
-	ce:ours) load $O/sm4-ce.ko || return 1 ;;
+	ce:upstream) load $K/sm4.ko $K/sm4-ce-cipher.ko $K/sm4-ce.ko $K/sm4-ce-gcm.ko \
+		$K/sm4-ce-ccm.ko || return 1 ;;
+	ce:ours) load $O/sm4-ce.ko $O/sm4-ce-gcm.ko $O/sm4-ce-ccm.ko || return 1 ;;
 	# Upstream's XTS is the template over ecb-sm4-neon, whose tweak needs the sm4 cipher.
 	neon:upstream) load $K/sm4.ko $K/sm4_generic.ko $K/sm4-neon.ko || return 1 ;;
 	neon:ours) load $O/sm4-neon.ko || return 1 ;;
@@ -136,11 +140,11 @@ run_side() {
 	if [ "$clients" = 1 ]; then clients "$side" || return 1; else speed "$side"; fi
 	# Unload the side's drivers (and the template instances over them).
 	case $which in
-	ce) rmmod sm4_ce sm4_ce_cipher 2>/dev/null ;;
+	ce) rmmod sm4_ce_gcm sm4_ce_ccm sm4_ce sm4_ce_cipher 2>/dev/null ;;
 	neon) rmmod sm4_neon sm4_generic 2>/dev/null ;;
 	generic) rmmod sm4_generic 2>/dev/null ;;
 	esac
-	if grep -qE 'sm4_(ce|neon|generic|ce_cipher) ' /proc/modules; then
+	if grep -qE 'sm4_(ce|neon|generic|ce_cipher|ce_gcm|ce_ccm) ' /proc/modules; then
 		fail "bench.unload.$side" "$(grep sm4 /proc/modules)"
 		return 1
 	fi
