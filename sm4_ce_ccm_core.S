@@ -24,6 +24,7 @@
 #include <asm/assembler.h>
 
 #include "lib/sm4-asm.h"
+#include "lib/sm4-ce-asm.h"
 
 	.arch	armv8.2-a+crypto+sm4
 
@@ -39,23 +40,7 @@
 	WREV	.req	v22	/* tbl index reversing the four words: output -> next input */
 	BSWAP	.req	v23	/* tbl index reversing 16 bytes: SM4E state -> output bytes */
 
-	/* v24-v31 <- rk[0..31]; clobbers RK. */
-	.macro	load_round_keys
-	ld1	{v24.4s-v27.4s}, [RK], #64
-	ld1	{v28.4s-v31.4s}, [RK]
-	.endm
 
-	/* The 32 rounds of one block \b (SM4E lane order). */
-	.macro	sm4_rounds1, b
-	sm4e	\b\().4s, v24.4s
-	sm4e	\b\().4s, v25.4s
-	sm4e	\b\().4s, v26.4s
-	sm4e	\b\().4s, v27.4s
-	sm4e	\b\().4s, v28.4s
-	sm4e	\b\().4s, v29.4s
-	sm4e	\b\().4s, v30.4s
-	sm4e	\b\().4s, v31.4s
-	.endm
 
 	/* The 32 rounds of two blocks \a and \b, interleaved. */
 	.macro	sm4_rounds2, a, b
@@ -89,26 +74,8 @@
 	st1	{v0.16b}, [MACP]
 	.endm
 
-	/* CTRB and COUNT <- the counter block at CTR. */
-	.macro	load_ctr
-	ld1	{CTRB.16b}, [CTR]
-	rev32	CTRB.16b, CTRB.16b
-	mov	COUNT, CTRB.s[3]
-	.endm
 
-	/* The counter block with COUNT back to CTR. */
-	.macro	store_ctr
-	mov	CTRB.s[3], COUNT
-	rev32	CTRB.16b, CTRB.16b
-	st1	{CTRB.16b}, [CTR]
-	.endm
 
-	/* \v <- the counter block with the next counter, in lane order. */
-	.macro	next_ctr, v
-	mov	\v\().16b, CTRB.16b
-	mov	\v\().s[3], COUNT
-	add	COUNT, COUNT, #1
-	.endm
 
 /*
  * void sm4rs_ce_ccm_mac(const u32 rk[32], u8 mac[16], const u8 *src, unsigned int nblocks);
@@ -162,7 +129,7 @@ SYM_FUNC_START(sm4rs_ce_ccm_enc)
 	load_round_keys
 	load_perm WREV, .Lccm_wordrev
 	load_perm BSWAP, .Lccm_bswap128
-	load_ctr
+	load_ctr CTR
 	load_mac
 .Lccm_enc_loop:
 	ld1	{v3.16b}, [SRC], #16		/* v3: P */
@@ -176,7 +143,7 @@ SYM_FUNC_START(sm4rs_ce_ccm_enc)
 	st1	{v3.16b}, [DST], #16
 	sub	NBLK, NBLK, #1
 	cbnz	NBLK, .Lccm_enc_loop
-	store_ctr
+	store_ctr CTR
 	store_mac
 .Lccm_enc_ret:
 	ret
@@ -194,7 +161,7 @@ SYM_FUNC_START(sm4rs_ce_ccm_dec)
 	load_round_keys
 	load_perm WREV, .Lccm_wordrev
 	load_perm BSWAP, .Lccm_bswap128
-	load_ctr
+	load_ctr CTR
 	load_mac
 	next_ctr v1
 	sm4_rounds1 v1				/* v1: the first keystream block */
@@ -214,7 +181,7 @@ SYM_FUNC_START(sm4rs_ce_ccm_dec)
 .Lccm_dec_last:
 	sm4_rounds1 v0
 	tbl	v0.16b, {v0.16b}, WREV.16b
-	store_ctr
+	store_ctr CTR
 	store_mac
 .Lccm_dec_ret:
 	ret

@@ -47,20 +47,11 @@ crypto::module! {
     alias: ["crypto-ccm(sm4)", "crypto-ccm-sm4-ce"],
 }
 
-/// The routines of `sm4_ce_ccm_core.S` (and `sm4-ce`'s key schedule); each must run in a
-/// kernel-mode NEON section.
+/// The routines of `sm4_ce_ccm_core.S`; each must run in a kernel-mode NEON section.
 mod asm {
     use core::ffi::c_uint;
 
     extern "C" {
-        /// `sm4-ce`'s export: both schedules of `key`.
-        pub(super) fn sm4_ce_expand_key(
-            key: *const u8,
-            rk_enc: *mut u32,
-            rk_dec: *mut u32,
-            fk: *const u32,
-            ck: *const u32,
-        );
         pub(super) fn sm4rs_ce_ccm_mac(rk: *const u32, mac: *mut u8, src: *const u8, n: c_uint);
         pub(super) fn sm4rs_ce_ccm_block(rk: *const u32, dst: *mut u8, src: *const u8);
         pub(super) fn sm4rs_ce_ccm_enc(
@@ -243,25 +234,7 @@ impl Aead for CcmSm4Ce {
     type Context = RoundKeys;
 
     fn set_key(ctx: &mut RoundKeys, key: &Key<'_>, simd: &mut Simd) -> Result {
-        let key: &[u8; KEY_SIZE] = key.bytes().try_into().map_err(|_| EINVAL)?;
-        let mut dec = RoundKeys::default();
-        let done = simd.neon(|_| {
-            // SAFETY: NEON is on; a 16-byte key, two 32-word schedules, the standard's 4 FK
-            // and 32 CK words.
-            unsafe {
-                asm::sm4_ce_expand_key(
-                    key.as_ptr(),
-                    ctx.as_mut_ptr(),
-                    dec.as_mut_ptr(),
-                    sm4::FK.as_ptr(),
-                    sm4::CK.as_ptr(),
-                )
-            }
-        });
-        if done.is_none() {
-            ctx.expand_into(key);
-        }
-        Ok(())
+        aead_mode::expand_key(key.bytes(), ctx, simd)
     }
 
     fn check_auth_size(size: usize) -> Result {

@@ -32,6 +32,7 @@
 #include <asm/assembler.h>
 
 #include "lib/sm4-asm.h"
+#include "lib/sm4-ce-asm.h"
 
 	.arch	armv8.2-a+crypto+sm4
 
@@ -66,23 +67,7 @@
 .Lleave_\@:
 	.endm
 
-	/* v24-v31 <- rk[0..31]; clobbers RK. */
-	.macro	load_round_keys
-	ld1	{v24.4s-v27.4s}, [RK], #64
-	ld1	{v28.4s-v31.4s}, [RK]
-	.endm
 
-	/* The 32 rounds of one block, in SM4E lane order. */
-	.macro	sm4_rounds1, b
-	sm4e	\b\().4s, v24.4s
-	sm4e	\b\().4s, v25.4s
-	sm4e	\b\().4s, v26.4s
-	sm4e	\b\().4s, v27.4s
-	sm4e	\b\().4s, v28.4s
-	sm4e	\b\().4s, v29.4s
-	sm4e	\b\().4s, v30.4s
-	sm4e	\b\().4s, v31.4s
-	.endm
 
 	/* Four rounds (round keys \k) of eight blocks. */
 	.macro	sm4_round8, k, b0, b1, b2, b3, b4, b5, b6, b7

@@ -32,6 +32,7 @@
 #include <asm/assembler.h>
 
 #include "lib/sm4-asm.h"
+#include "lib/sm4-ce-asm.h"
 
 	.arch	armv8.2-a+crypto+sm4
 
@@ -61,23 +62,7 @@
 	GPOLY	.req	v22	/* 0x87 in both halves */
 	BSWAP	.req	v23	/* tbl index reversing 16 bytes: SM4E state -> output bytes */
 
-	/* v24-v31 <- rk[0..31]; clobbers RK. */
-	.macro	load_round_keys
-	ld1	{v24.4s-v27.4s}, [RK], #64
-	ld1	{v28.4s-v31.4s}, [RK]
-	.endm
 
-	/* The 32 rounds of one block \b (SM4E lane order). */
-	.macro	sm4_rounds1, b
-	sm4e	\b\().4s, v24.4s
-	sm4e	\b\().4s, v25.4s
-	sm4e	\b\().4s, v26.4s
-	sm4e	\b\().4s, v27.4s
-	sm4e	\b\().4s, v28.4s
-	sm4e	\b\().4s, v29.4s
-	sm4e	\b\().4s, v30.4s
-	sm4e	\b\().4s, v31.4s
-	.endm
 
 	/* Four rounds (round keys \k) of v0-v3. */
 	.macro	sm4_round4, k
@@ -272,12 +257,6 @@ SYM_FUNC_START(sm4rs_ce_ghash)
 	ret
 SYM_FUNC_END(sm4rs_ce_ghash)
 
-	/* \v <- the counter block with the next counter, in lane order. */
-	.macro	next_ctr, v
-	mov	\v\().16b, CTRB.16b
-	mov	\v\().s[3], COUNT
-	add	COUNT, COUNT, #1
-	.endm
 
 	/*
 	 * The 32 rounds of v0-v3 with the hash of the four bit-reflected blocks \a0-\a3 (X
@@ -329,9 +308,7 @@ SYM_FUNC_END(sm4rs_ce_ghash)
 	load_round_keys
 	ghash_setup HTBL
 	load_perm BSWAP, .Lgcm_bswap128
-	ld1	{CTRB.16b}, [CTR]
-	rev32	CTRB.16b, CTRB.16b
-	mov	COUNT, CTRB.s[3]
+	load_ctr CTR
 	ld1	{X.16b}, [XP]
 	rbit	X.16b, X.16b
 	.endm
@@ -359,9 +336,7 @@ SYM_FUNC_END(sm4rs_ce_ghash)
 	sub	NBLK, NBLK, #1
 	b	.Lgcm\enc\()_tail
 .Lgcm\enc\()_done:
-	mov	CTRB.s[3], COUNT
-	rev32	CTRB.16b, CTRB.16b
-	st1	{CTRB.16b}, [CTR]
+	store_ctr CTR
 	rbit	X.16b, X.16b
 	st1	{X.16b}, [XP]
 	restore_v8_v15

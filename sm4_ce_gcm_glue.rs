@@ -44,20 +44,11 @@ crypto::module! {
     alias: ["crypto-gcm(sm4)", "crypto-gcm-sm4-ce"],
 }
 
-/// The routines of `sm4_ce_gcm_core.S` (and `sm4-ce`'s key schedule); each must run in a
-/// kernel-mode NEON section.
+/// The routines of `sm4_ce_gcm_core.S`; each must run in a kernel-mode NEON section.
 mod asm {
     use core::ffi::c_uint;
 
     extern "C" {
-        /// `sm4-ce`'s export: both schedules of `key`.
-        pub(super) fn sm4_ce_expand_key(
-            key: *const u8,
-            rk_enc: *mut u32,
-            rk_dec: *mut u32,
-            fk: *const u32,
-            ck: *const u32,
-        );
         pub(super) fn sm4rs_ce_gcm_init(rk: *const u32, htable: *mut u8);
         pub(super) fn sm4rs_ce_gcm_block(rk: *const u32, dst: *mut u8, src: *const u8);
         pub(super) fn sm4rs_ce_ghash(htable: *const u8, x: *mut u8, src: *const u8, n: c_uint);
@@ -278,24 +269,12 @@ impl Aead for GcmSm4Ce {
     type Context = GcmKey;
 
     fn set_key(ctx: &mut GcmKey, key: &Key<'_>, simd: &mut Simd) -> Result {
-        let key: &[u8; KEY_SIZE] = key.bytes().try_into().map_err(|_| EINVAL)?;
-        let mut dec = RoundKeys::default();
+        aead_mode::expand_key(key.bytes(), &mut ctx.rk, simd)?;
         let done = simd.neon(|_| {
-            // SAFETY: NEON is on; a 16-byte key, two 32-word schedules, the standard's 4 FK
-            // and 32 CK words, and the 64-byte table.
-            unsafe {
-                asm::sm4_ce_expand_key(
-                    key.as_ptr(),
-                    ctx.rk.as_mut_ptr(),
-                    dec.as_mut_ptr(),
-                    sm4::FK.as_ptr(),
-                    sm4::CK.as_ptr(),
-                );
-                asm::sm4rs_ce_gcm_init(ctx.rk.as_ptr(), ctx.h.0.as_mut_ptr());
-            }
+            // SAFETY: NEON is on; a 32-word schedule and the 64-byte table.
+            unsafe { asm::sm4rs_ce_gcm_init(ctx.rk.as_ptr(), ctx.h.0.as_mut_ptr()) }
         });
         if done.is_none() {
-            ctx.rk.expand_into(key);
             ctx.h.compute(&ctx.rk);
         }
         Ok(())

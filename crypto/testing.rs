@@ -16,6 +16,19 @@ use kernel::{
     error::{code::EINVAL, to_result, Result},
 };
 
+/// The driver name of the algorithm of `tfm`.
+///
+/// # Safety
+///
+/// `tfm` must be a live transform, and stay so while the name is used.
+unsafe fn driver_name<'a>(tfm: *mut bindings::crypto_tfm) -> &'a CStr {
+    // SAFETY: the transform and its algorithm are live (caller).
+    let name = unsafe { &(*(*tfm).__crt_alg).cra_driver_name };
+    // SAFETY: the array is initialised `c_char`s, which have the size of `u8`.
+    let bytes = unsafe { core::slice::from_raw_parts(name.as_ptr().cast::<u8>(), name.len()) };
+    CStr::from_bytes_until_nul(bytes).unwrap_or(c"")
+}
+
 /// A transform of a registered cipher, for tests: allocated by driver name, used one block
 /// at a time through the algorithm's own callbacks.
 ///
@@ -123,11 +136,8 @@ impl SkcipherTfm {
 
     /// The driver name of the implementation.
     pub fn driver_name(&self) -> &CStr {
-        // SAFETY: the transform and its algorithm are live.
-        let name = unsafe { &(*(*self.tfm).base.__crt_alg).cra_driver_name };
-        // SAFETY: the array is initialised `c_char`s, which have the size of `u8`.
-        let bytes = unsafe { core::slice::from_raw_parts(name.as_ptr().cast::<u8>(), name.len()) };
-        CStr::from_bytes_until_nul(bytes).unwrap_or(c"")
+        // SAFETY: the transform is live.
+        unsafe { driver_name(&raw mut (*self.tfm).base) }
     }
 
     /// What the implementation registered: its names, priority and sizes.
@@ -372,11 +382,8 @@ impl AeadTfm {
     /// The driver name of the implementation (for a template instance, e.g.
     /// `rfc4106(gcm-sm4-ce)`).
     pub fn driver_name(&self) -> &CStr {
-        // SAFETY: the transform and its algorithm are live.
-        let name = unsafe { &(*(*self.tfm).base.__crt_alg).cra_driver_name };
-        // SAFETY: the array is initialised `c_char`s, which have the size of `u8`.
-        let bytes = unsafe { core::slice::from_raw_parts(name.as_ptr().cast::<u8>(), name.len()) };
-        CStr::from_bytes_until_nul(bytes).unwrap_or(c"")
+        // SAFETY: the transform is live.
+        unsafe { driver_name(&raw mut (*self.tfm).base) }
     }
 
     /// Sets the key (`crypto_aead_setkey()`).

@@ -8,12 +8,49 @@
 use crate::crypto::{
     aead::{Request, MAX_TAG},
     edeadlk,
-    simd::Neon,
+    simd::{Neon, Simd},
     skcipher::InOut,
     Block, Secret,
 };
-use crate::sm4::BLOCK_SIZE;
-use kernel::error::Result;
+use crate::sm4::{self, RoundKeys, BLOCK_SIZE, KEY_SIZE};
+use kernel::error::{code::EINVAL, Result};
+
+extern "C" {
+    /// `sm4-ce`'s export (upstream's interface): both schedules of `key`, with SM4EKEY; must
+    /// run in a kernel-mode NEON section.
+    fn sm4_ce_expand_key(
+        key: *const u8,
+        rk_enc: *mut u32,
+        rk_dec: *mut u32,
+        fk: *const u32,
+        ck: *const u32,
+    );
+}
+
+/// The encryption schedule of `key` into `rk`, in place: with `sm4-ce`'s SM4EKEY where NEON
+/// may be used, with the Rust schedule otherwise (a `setkey` where it may not). `EINVAL`
+/// unless the key is 16 bytes.
+pub(crate) fn expand_key(key: &[u8], rk: &mut RoundKeys, simd: &mut Simd) -> Result {
+    let key: &[u8; KEY_SIZE] = key.try_into().map_err(|_| EINVAL)?;
+    let mut dec = RoundKeys::default();
+    let done = simd.neon(|_| {
+        // SAFETY: NEON is on; a 16-byte key, two 32-word schedules, the standard's 4 FK and
+        // 32 CK words.
+        unsafe {
+            sm4_ce_expand_key(
+                key.as_ptr(),
+                rk.as_mut_ptr(),
+                dec.as_mut_ptr(),
+                sm4::FK.as_ptr(),
+                sm4::CK.as_ptr(),
+            )
+        }
+    });
+    if done.is_none() {
+        rk.expand_into(key);
+    }
+    Ok(())
+}
 
 /// The state of one request of a mode, advanced inside NEON sections (the token).
 pub(crate) trait Chain {

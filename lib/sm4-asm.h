@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Assembler macros shared by the SM4 cores (sm4_ce_core.S, sm4_neon_core.S).
+ * Assembler macros shared by the SM4 cores (the SM4E ones and sm4_neon_core.S).
  */
 
 	/*
