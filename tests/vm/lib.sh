@@ -133,12 +133,13 @@ check_served() {
 }
 
 # Upstream's C sm4-ce-gcm and sm4-ce-ccm, from this kernel's build, loaded on top of our
-# sm4-ce: they link against the C interface it exports (sm4_ce_expand_key,
-# sm4_ce_crypt_block, sm4_ce_cbc_enc). Each must load, pass testmgr on registration, serve
-# its algorithm and pass tcrypt's test of it (run only on that driver); then they are
-# unloaded (they pin sm4-ce).
+# sm4-ce (ours, of the same module names, unloaded first): they link against the C interface
+# it exports (sm4_ce_expand_key, sm4_ce_crypt_block, sm4_ce_cbc_enc). Each must load, pass
+# testmgr on registration, serve its algorithm and pass tcrypt's test of it (run only on
+# that driver); then they are unloaded (they pin sm4-ce).
 check_upstream_aead() {
 	local m mode
+	rmmod sm4_ce_gcm sm4_ce_ccm 2>/dev/null
 	load_sm4_library
 	for m in gcm ccm; do
 		mode=55
@@ -183,14 +184,32 @@ check_our_aead() {
 # exports). Per variant: every test must get the same verdict with ours as with upstream's
 # (none fails with ours that passes with theirs), and at least 40 must have run and passed.
 # Tests of features a kernel lacks fail the same way on both, which is what the comparison
-# is for. Leaves upstream's modules unloaded and ours loaded.
+# is for; those that would only wait for the harness's 30 s timeout are left out, said in the
+# log: the six mutliproc_* (on qemu with KASAN they outlast it on either driver), and on
+# kernels without TLS 1.3 rekeying (before Linux 6.14) the eight rekey tests. Leaves
+# upstream's modules unloaded and ours loaded.
 ktls_verdicts() { # LOG: "<test> ok|fail|skip" per test of the harness's TAP output
 	sed -n 's/^\(not \)\{0,1\}ok [0-9]* \([^ ]*\)\( # SKIP.*\)\{0,1\}$/\2 \1ok\3/p' "$1" |
 		sed 's/ not ok$/ fail/; s/ ok # SKIP.*$/ skip/'
 }
 check_ktls() {
-	local v alg side n np
+	local v alg side n np t skip=""
+	for t in mutliproc_even mutliproc_readers mutliproc_writers mutliproc_sendpage_even \
+		mutliproc_sendpage_readers mutliproc_sendpage_writers; do
+		skip="$skip -T $t"
+	done
+	case $(uname -r) in
+	6.1[0-3].* | [1-5].* | 6.[0-9].*)
+		for t in rekey rekey_fail rekey_peek splice_rekey rekey_peek_splice rekey_getsockopt \
+			rekey_poll_pending rekey_poll_delay; do
+			skip="$skip -T $t"
+		done
+		;;
+	esac
+	echo "SM4RS-INFO ktls: left out:$(echo "$skip" | sed "s/ -T / /g")"
 	[ -x /bin/tls ] || { fail "ktls.selftest" "no tls binary in the VM"; return; }
+	# The selftest's sockets connect over the loopback interface, down in a fresh VM.
+	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 	for side in ours upstream; do
 		rmmod sm4_ce_gcm sm4_ce_ccm 2>/dev/null
 		if [ $side = ours ]; then
@@ -202,7 +221,8 @@ check_ktls() {
 			alg=gcm\(sm4\)
 			[ $v = 13_sm4_ccm ] && alg=ccm\(sm4\)
 			check_served "ktls.$v.served-by-$side" "$alg" "${alg%%(*}-sm4-ce"
-			timeout 300 tls -v $v >/tmp/tls.$side.$v 2>&1
+			# shellcheck disable=SC2086
+			timeout 400 tls -v $v $skip >/tmp/tls.$side.$v 2>&1
 			ktls_verdicts /tmp/tls.$side.$v | sort >/tmp/tls.$side.$v.v
 		done
 	done

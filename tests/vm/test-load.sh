@@ -7,8 +7,11 @@
 #                  (sm4-neon serves), then with it
 #   faults         every allocation of an AF_ALG request of each mode, and of a dm-crypt
 #                  table load, fails once: a clean error, and the next request works
-#   exports        upstream's C sm4-ce-gcm and sm4-ce-ccm load on sm4-ce's exports and pass
-#                  testmgr and tcrypt
+#   aead           sm4-ce-gcm and sm4-ce-ccm unloaded and loaded again under AF_ALG users
+#                  (AEADs among them), on every CPU at once, every allocation of an AEAD
+#                  request failing once; upstream's C sm4-ce-gcm and sm4-ce-ccm on sm4-ce's
+#                  exports; in make test-long, kTLS (the kernel's TLS selftest, its SM4
+#                  variants) on ours and on upstream's, with the same verdicts
 #   bad input      AF_ALG errors for bad keys, IVs and lengths: the same as the kernel's
 #                  templates over the oracle give
 # The references are upstream's C SM4, registered by the test module (sm4_kunit), loaded
@@ -41,6 +44,51 @@ concurrent_users() {
 	umount $mnt
 }
 
+# Our sm4-ce-gcm and sm4-ce-ccm under load: AF_ALG users of every mode, the AEADs included,
+# while they are unloaded and loaded again; then users on every CPU with them loaded; every
+# allocation of an AEAD request failing once; upstream's C gcm/ccm on sm4-ce's exports; and
+# (make test-long) kTLS, the kernel's TLS selftest, on ours and on upstream's.
+aead_phase() {
+	local m out i
+	load_ours sm4-ce-gcm && load_ours sm4-ce-ccm || return
+	export AFALG_AEAD=1
+	check_unload_under_load "$SECS" unload-under-load-aead sm4-ce-gcm sm4-ce-ccm
+	for m in gcm ccm; do
+		i=0
+		while [ "$(crypto_field $m-sm4-ce selftest)" != passed ] && [ $i -lt 50 ]; do
+			i=$((i + 1))
+			sleep 0.1
+		done
+		if grep -q "^sm4_ce_$m " /proc/modules && [ "$(crypto_field $m-sm4-ce selftest)" = passed ]; then
+			pass "unload-under-load-aead.sm4-ce-$m-back"
+		else
+			fail "unload-under-load-aead.sm4-ce-$m-back" "not loaded and self-tested at the end"
+		fi
+	done
+	stress_start 4 "$SECS" concurrent-aead
+	stress_check concurrent-aead
+	if faults_setup; then
+		for m in "gcm-sm4-ce 000102030405060708090a0b" "ccm-sm4-ce 03000102030405060708090a0b0c0d0e"; do
+			set -- $m
+			if out=$(afalg faults "$1" "$AF_KEY" "$2" 4100 2>&1); then
+				pass "faults.af_alg.$1"
+				echo "SM4RS-INFO faults.af_alg.$1: $out"
+			else
+				fail "faults.af_alg.$1" "$out"
+			fi
+		done
+	fi
+	check_upstream_aead
+	# kTLS: four runs of the TLS selftest take minutes on qemu with KASAN; make test-long.
+	if [ "$SECS" -gt 30 ]; then
+		check_ktls
+	else
+		echo "SM4RS-INFO ktls: not run by make test (make test-long runs the TLS selftest)"
+	fi
+	unset AFALG_AEAD
+	rmmod_settled sm4-ce-gcm sm4-ce-ccm || fail "aead.unload" "rmmod sm4-ce-gcm/ccm failed"
+}
+
 mkdir -p /mnt/load
 phase() { echo "SM4RS-INFO phase $1 at $(cut -d' ' -f1 /proc/uptime) s"; }
 if ! mkfs.ext4 -q -F -O encrypt -E nodiscard /dev/vdb >/tmp/mkfs.out 2>&1; then
@@ -65,6 +113,9 @@ elif load_ours sm4-generic && load_ours sm4-ce && load_ours sm4-neon && load_ora
 			fail "unload-under-load.$m-back" "$m not loaded and registered at the end: $(grep "^$(echo $m | tr - _) " /proc/modules), selftest '$(crypto_field ecb-$m selftest)'"
 		fi
 	done
+	# The AEADs (they pin sm4-ce: loaded for this phase only).
+	phase aead
+	aead_phase
 	phase concurrency
 	if rmmod_settled sm4-ce; then
 		concurrent_users concurrent-neon
@@ -99,9 +150,6 @@ elif load_ours sm4-generic && load_ours sm4-ce && load_ours sm4-neon && load_ora
 	else
 		fail "faults.setup" "no failslab / fail_page_alloc in debugfs"
 	fi
-	# Upstream's C sm4-ce-gcm and sm4-ce-ccm (this plain kernel's) on sm4-ce's exports.
-	phase exports
-	check_upstream_aead
 	phase errors
 	check_errnos -sm4-ce
 	check_errnos -sm4-neon

@@ -11,11 +11,12 @@
  *	Encrypts or decrypts standard input (one request) to standard output.
  *
  *   afalg stress SECONDS SEED
- *	Until SECONDS have passed: a random mode of sm4, key, IV and length; the request
- *	through the algorithm name (whatever driver serves it) and through the kernel's
- *	template over the oracle, upstream's C SM4 that the test module registers as
- *	sm4-oracle (cfb: cfb-sm4-oracle), which must agree, and decryption must give the
- *	data back. Prints "stress <ok> ok <bad> bad <errors> errors"; exits 1 if
+ *	Until SECONDS have passed: a random mode of sm4 (the skciphers, and the AEADs
+ *	gcm(sm4) and ccm(sm4) with random associated data and tag sizes), key, IV and
+ *	length; the request through the algorithm name (whatever driver serves it) and
+ *	through the kernel's template over the oracle, upstream's C SM4 that the test module
+ *	registers as sm4-oracle (cfb: cfb-sm4-oracle), which must agree, and decryption must
+ *	give the data back. Prints "stress <ok> ok <bad> bad <errors> errors"; exits 1 if
  *	anything disagreed or failed.
  *
  *   afalg faults ALG KEYHEX IVHEX|- LEN
@@ -24,6 +25,8 @@
  *	allocations than N: each must either give the right output or fail with an error,
  *	and the request after it (no fault) must give the right output. Prints
  *	"faults <N> allocations, <errors> failed cleanly"; exits 1 on a wrong output.
+ *	For an AEAD (ALG gcm(...) or ccm(...)): encryption with 13 bytes of associated data
+ *	and a 16-byte tag, as TLS sends.
  *
  *   afalg errcmp ALG REF KEYLEN IVLEN
  *	Bad and good input through ALG and REF (KEYLEN and IVLEN: the mode's key and IV
@@ -77,12 +80,24 @@ static ssize_t unhex(const char *s, unsigned char *out, size_t max)
 	return n / 2;
 }
 
-/* A socket bound to ALG, or -errno; *setkey_err gets the errno of setting the key. */
-static int bind_alg(const char *alg, const unsigned char *key, size_t keylen, int *setkey_err)
+/* Whether ALG is one of the AEADs (gcm, ccm and the templates over them). */
+static int is_aead(const char *alg)
+{
+	return !strncmp(alg, "gcm", 3) || !strncmp(alg, "ccm", 3) || !strncmp(alg, "rfc", 3);
+}
+
+/*
+ * A socket bound to ALG (an skcipher, or an AEAD with tags of authsize bytes), or -errno;
+ * *setkey_err gets the errno of setting the key (or the tag size).
+ */
+static int bind_alg_tag(const char *alg, const unsigned char *key, size_t keylen,
+			int authsize, int *setkey_err)
 {
 	struct sockaddr_alg sa = { .salg_family = AF_ALG, .salg_type = "skcipher" };
 	int s = socket(AF_ALG, SOCK_SEQPACKET, 0);
 
+	if (is_aead(alg))
+		strcpy((char *)sa.salg_type, "aead");
 	*setkey_err = 0;
 	if (s < 0)
 		return -errno;
@@ -95,7 +110,93 @@ static int bind_alg(const char *alg, const unsigned char *key, size_t keylen, in
 	}
 	if (setsockopt(s, SOL_ALG, ALG_SET_KEY, key, keylen) < 0)
 		*setkey_err = errno;
+	else if (is_aead(alg) && setsockopt(s, SOL_ALG, ALG_SET_AEAD_AUTHSIZE, NULL, authsize) < 0)
+		*setkey_err = errno;
 	return s;
+}
+
+static int bind_alg(const char *alg, const unsigned char *key, size_t keylen, int *setkey_err)
+{
+	return bind_alg_tag(alg, key, keylen, 16, setkey_err);
+}
+
+/*
+ * One AEAD request: in is the associated data (adlen bytes) and the text (len bytes,
+ * with the tag when decrypting); out gets the associated data and the output (with the
+ * tag when encrypting). Returns 0, or the errno of the first failing step (in *step).
+ */
+static int aead_request(const char *alg, int enc, const unsigned char *key, size_t keylen,
+			int authsize, const unsigned char *iv, size_t ivlen,
+			const unsigned char *in, size_t adlen, size_t len, unsigned char *out,
+			const char **step)
+{
+	char cbuf[CMSG_SPACE(sizeof(int)) * 2 + CMSG_SPACE(sizeof(struct af_alg_iv) + 32)]
+		__attribute__((aligned(8))) = { 0 };
+	struct msghdr msg = { .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	size_t outlen = adlen + (enc ? len + authsize : len - authsize);
+	struct af_alg_iv *a;
+	struct cmsghdr *c;
+	struct iovec iov = { .iov_base = (void *)in, .iov_len = adlen + len };
+	int s, op, err = 0, kerr;
+	ssize_t n;
+
+	if (!enc && len < (size_t)authsize)
+		outlen = adlen;
+	s = bind_alg_tag(alg, key, keylen, authsize, &kerr);
+	if (s < 0) {
+		*step = "bind";
+		return -s;
+	}
+	if (kerr) {
+		*step = "setkey";
+		close(s);
+		return kerr;
+	}
+	op = accept(s, NULL, 0);
+	if (op < 0) {
+		*step = "accept";
+		err = errno;
+		close(s);
+		return err;
+	}
+	c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_ALG;
+	c->cmsg_type = ALG_SET_OP;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	*(int *)CMSG_DATA(c) = enc ? ALG_OP_ENCRYPT : ALG_OP_DECRYPT;
+	c = CMSG_NXTHDR(&msg, c);
+	c->cmsg_level = SOL_ALG;
+	c->cmsg_type = ALG_SET_IV;
+	c->cmsg_len = CMSG_LEN(sizeof(*a) + ivlen);
+	a = (struct af_alg_iv *)CMSG_DATA(c);
+	a->ivlen = ivlen;
+	memcpy(a->iv, iv, ivlen);
+	c = CMSG_NXTHDR(&msg, c);
+	c->cmsg_level = SOL_ALG;
+	c->cmsg_type = ALG_SET_AEAD_ASSOCLEN;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	*(int *)CMSG_DATA(c) = adlen;
+	msg.msg_controllen = CMSG_SPACE(sizeof(int)) * 2 + CMSG_SPACE(sizeof(*a) + ivlen);
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	n = sendmsg(op, &msg, 0);
+	if (n < 0 || (size_t)n != adlen + len) {
+		*step = n < 0 ? "sendmsg" : "sendmsg (short)";
+		err = n < 0 ? errno : ENOMEM;
+		goto out;
+	}
+	n = read(op, out, outlen);
+	if (n < 0) {
+		*step = "read";
+		err = errno;
+	} else if ((size_t)n != outlen) {
+		*step = "read (short)";
+		err = EIO;
+	}
+out:
+	close(op);
+	close(s);
+	return err;
 }
 
 /*
@@ -264,6 +365,57 @@ static const struct {
 	{ "xts(sm4)", "xts(ecb(sm4-oracle))", 32, 16, 16, 1 },
 };
 
+/* The AEADs: our name, the template over the oracle (by its names on 6.12 and 7.3). */
+static const struct {
+	const char *name, *ref[2];
+	int ivlen;
+} aeads[] = {
+	{ "gcm(sm4)", { "gcm_base(ctr(sm4-oracle),ghash-generic)",
+			"gcm_base(ctr(sm4-oracle),ghash-lib)" }, 12 },
+	{ "ccm(sm4)", { "ccm_base(ctr(sm4-oracle),cbcmac(sm4-oracle))", NULL }, 16 },
+};
+
+/*
+ * One random AEAD case of stress: ours and the reference encrypt alike, ours decrypts it
+ * back. Returns 0 (agreed), 1 (differed) or 2 (an error).
+ */
+static int stress_aead(void)
+{
+	static unsigned char key[16], iv[16], in[MAXLEN + 64], a[MAXLEN + 64], b[MAXLEN + 64],
+		c[MAXLEN + 64];
+	unsigned int m = rnd(2);
+	size_t adlen = rnd(65), len = rnd(4097);
+	int tag = m ? 4 + 2 * rnd(7) : 12 + rnd(5), e1, e2, e3, r;
+	const char *step;
+
+	rnd_fill(key, sizeof(key));
+	rnd_fill(iv, sizeof(iv));
+	if (m)
+		iv[0] = 1 + rnd(7);	/* CCM: L' */
+	rnd_fill(in, adlen + len);
+	e1 = aead_request(aeads[m].name, 1, key, 16, tag, iv, aeads[m].ivlen, in, adlen, len, a,
+			  &step);
+	for (r = 0, e2 = ENOENT; r < 2 && e2 == ENOENT && aeads[m].ref[r]; r++)
+		e2 = aead_request(aeads[m].ref[r], 1, key, 16, tag, iv, aeads[m].ivlen, in, adlen,
+				  len, b, &step);
+	e3 = e1 ? e1 : aead_request(aeads[m].name, 0, key, 16, tag, iv, aeads[m].ivlen, a, adlen,
+				    len + tag, c, &step);
+	if (e1 || e2 || e3) {
+		fprintf(stderr, "afalg: stress %s ad %zu len %zu tag %d: errors %d %d %d\n",
+			aeads[m].name, adlen, len, tag, e1, e2, e3);
+		return 2;
+	}
+	if (memcmp(a + adlen, b + adlen, len + tag) || memcmp(c + adlen, in + adlen, len)) {
+		fprintf(stderr, "afalg: stress %s ad %zu len %zu tag %d: output differs\n",
+			aeads[m].name, adlen, len, tag);
+		return 1;
+	}
+	return 0;
+}
+
+/* Whether gcm(sm4) and ccm(sm4) are served (stress then includes them). */
+static int aeads_present;
+
 static int stress(unsigned int seconds, unsigned long long seed)
 {
 	static unsigned char key[32], iv[16], pt[MAXLEN], a[MAXLEN], b[MAXLEN], c[MAXLEN];
@@ -272,10 +424,21 @@ static int stress(unsigned int seconds, unsigned long long seed)
 	const char *step;
 
 	rng_state = seed * 2 + 1;
+	aeads_present = getenv("AFALG_AEAD") != NULL;
 	while (time(NULL) < end) {
 		unsigned int m = rnd(sizeof(modes) / sizeof(modes[0]));
 		size_t len = modes[m].minlen + rnd(4097 - modes[m].minlen);
 		int e1, e2, e3;
+
+		/* One case in four: an AEAD, where gcm(sm4) and ccm(sm4) are served. */
+		if (rnd(4) == 0 && aeads_present) {
+			switch (stress_aead()) {
+			case 0: ok++; break;
+			case 1: bad++; break;
+			default: errors++;
+			}
+			continue;
+		}
 
 		len -= len % modes[m].unit;
 		rnd_fill(key, sizeof(key));
@@ -307,15 +470,21 @@ static int stress(unsigned int seconds, unsigned long long seed)
 static int faults(const char *alg, const unsigned char *key, size_t keylen,
 		  const unsigned char *iv, ssize_t ivlen, size_t len)
 {
-	static unsigned char pt[MAXLEN], want[MAXLEN], got[MAXLEN];
+	static unsigned char pt[MAXLEN + 64], want[MAXLEN + 64], got[MAXLEN + 64];
 	unsigned int nth, failed = 0;
 	const char *step;
 	int err;
 
+	int aead = is_aead(alg);
+	size_t adlen = aead ? 13 : 0, outlen = aead ? adlen + len + 16 : len;
+
+#define REQUEST(out) (aead ? aead_request(alg, 1, key, keylen, 16, iv, ivlen, pt, adlen, len, \
+					  out, &step) \
+		      : request(alg, 1, key, keylen, iv, ivlen, pt, len, 0, out, &step))
 	rng_state = 12345;
-	rnd_fill(pt, len);
+	rnd_fill(pt, adlen + len);
 	memset(got, 0, sizeof(got));	/* no page fault of ours inside the counted calls */
-	err = request(alg, 1, key, keylen, iv, ivlen, pt, len, 0, want, &step);
+	err = REQUEST(want);
 	if (err)
 		return fail(step, err);
 	for (nth = 1; nth < 10000; nth++) {
@@ -323,7 +492,7 @@ static int faults(const char *alg, const unsigned char *key, size_t keylen,
 
 		if (set_fail_nth(nth))
 			return fail("fail-nth", errno);
-		err = request(alg, 1, key, keylen, iv, ivlen, pt, len, 0, got, &step);
+		err = REQUEST(got);
 		left = get_fail_nth();
 		set_fail_nth(0);
 		if (getenv("AFALG_VERBOSE"))
@@ -336,14 +505,14 @@ static int faults(const char *alg, const unsigned char *key, size_t keylen,
 		}
 		if (err) {
 			failed++;
-		} else if (memcmp(got, want, len)) {
+		} else if (memcmp(got, want, outlen)) {
 			fprintf(stderr, "afalg: faults %s: wrong output with allocation %u failing\n",
 				alg, nth);
 			return 1;
 		}
 		/* The request after a failure works. */
-		err = request(alg, 1, key, keylen, iv, ivlen, pt, len, 0, got, &step);
-		if (err || memcmp(got, want, len)) {
+		err = REQUEST(got);
+		if (err || memcmp(got, want, outlen)) {
 			fprintf(stderr, "afalg: faults %s: the request after allocation %u failed: %s\n",
 				alg, nth, err ? strerror(err) : "wrong output");
 			return 1;
@@ -353,6 +522,7 @@ static int faults(const char *alg, const unsigned char *key, size_t keylen,
 	}
 	printf("faults %u allocations, %u failed cleanly\n", nth - 1, failed);
 	return 0;
+#undef REQUEST
 }
 
 /* One case of errcmp: both algorithms on the same input, the results compared. */
