@@ -395,9 +395,13 @@ static int stress_aead(void)
 	rnd_fill(in, adlen + len);
 	e1 = aead_request(aeads[m].name, 1, key, 16, tag, iv, aeads[m].ivlen, in, adlen, len, a,
 			  &step);
-	for (r = 0, e2 = ENOENT; r < 2 && e2 == ENOENT && aeads[m].ref[r]; r++)
+	/* The reference by its first name this kernel can instantiate (bind refused: next). */
+	for (r = 0, e2 = ENOENT; r < 2 && aeads[m].ref[r]; r++) {
 		e2 = aead_request(aeads[m].ref[r], 1, key, 16, tag, iv, aeads[m].ivlen, in, adlen,
 				  len, b, &step);
+		if (!e2 || strcmp(step, "bind"))
+			break;
+	}
 	e3 = e1 ? e1 : aead_request(aeads[m].name, 0, key, 16, tag, iv, aeads[m].ivlen, a, adlen,
 				    len + tag, c, &step);
 	if (e1 || e2 || e3) {
