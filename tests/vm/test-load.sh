@@ -10,8 +10,8 @@
 #   aead           sm4-ce-gcm and sm4-ce-ccm unloaded and loaded again under AF_ALG users
 #                  (AEADs among them), on every CPU at once, every allocation of an AEAD
 #                  request failing once; upstream's C sm4-ce-gcm and sm4-ce-ccm on sm4-ce's
-#                  exports; in make test-long, kTLS (the kernel's TLS selftest, its SM4
-#                  variants) on ours and on upstream's, with the same verdicts
+#                  exports; kTLS (the kernel's TLS selftest, its SM4 variants) on ours
+#                  and on upstream's, with the same verdicts
 #   bad input      AF_ALG errors for bad keys, IVs and lengths: the same as the kernel's
 #                  templates over the oracle give
 # The references are upstream's C SM4, registered by the test module (sm4_kunit), loaded
@@ -47,7 +47,7 @@ concurrent_users() {
 # Our sm4-ce-gcm and sm4-ce-ccm under load: AF_ALG users of every mode, the AEADs included,
 # while they are unloaded and loaded again; then users on every CPU with them loaded; every
 # allocation of an AEAD request failing once; upstream's C gcm/ccm on sm4-ce's exports; and
-# (make test-long) kTLS, the kernel's TLS selftest, on ours and on upstream's.
+# kTLS, the kernel's TLS selftest, on ours and on upstream's.
 aead_phase() {
 	local m out i
 	load_ours sm4-ce-gcm && load_ours sm4-ce-ccm || return
@@ -79,12 +79,7 @@ aead_phase() {
 		done
 	fi
 	check_upstream_aead
-	# kTLS: four runs of the TLS selftest take minutes on qemu with KASAN; make test-long.
-	if [ "$SECS" -gt 30 ]; then
-		check_ktls
-	else
-		echo "SM4RS-INFO ktls: not run by make test (make test-long runs the TLS selftest)"
-	fi
+	check_ktls
 	unset AFALG_AEAD
 	# (check_upstream_aead leaves none loaded, check_ktls ours.)
 	for m in sm4_ce_gcm sm4_ce_ccm; do
