@@ -1,7 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! The differences between the C APIs of the kernels this abstraction supports, each behind
-//! one function. `Kbuild` detects them in the kernel tree and sets the `sm4rs_*` cfgs.
+// sm4rs-oot-begin
+//! The differences between the kernels this abstraction supports, each behind one item of
+//! this module and nowhere else. `kernel-differences.txt` lists them (the declaration each is
+//! detected by and the upstream change that made it); `Kbuild` (out of tree) and
+//! `scripts/patches.py` (the series, resolved for its kernel) set the `sm4rs_*` cfgs from it.
+// sm4rs-oot-end
+// sm4rs-in-tree: //! The parts of the abstraction that follow the kernel's interfaces most closely:
+// sm4rs-in-tree: //! the skcipher walk's layout, kernel-mode NEON sections, the `cbcmac` template's
+// sm4rs-in-tree: //! block size.
 
 use super::bindings;
 
@@ -24,3 +31,115 @@ pub(crate) fn walk_addrs(walk: *const bindings::skcipher_walk) -> (*const u8, *m
     let src: *const u8 = src.cast();
     (src, dst.cast())
 }
+
+/// The FPSR value that marks a section's state buffer as not written by the kernel: all
+/// ones, which no saved FPSR is (its RES0 bits read as zero).
+#[cfg(sm4rs_neon_state)]
+const UNUSED_FPSR: u32 = u32::MAX;
+
+/// Runs `f` in a kernel-mode NEON section, between `kernel_neon_begin()` and
+/// `kernel_neon_end()`, with a buffer for the task's FPSIMD state (Linux 6.19 and later)
+/// that stays at its address for the whole section (on this function's stack), wiped after
+/// the section if the kernel wrote to it.
+///
+/// # Safety
+///
+/// NEON may be used in this context, no section is open on this CPU, and `f` opens none.
+#[cfg(sm4rs_neon_state)]
+pub(crate) unsafe fn neon_section<R>(f: impl FnOnce() -> R) -> R {
+    let mut state = core::mem::MaybeUninit::<bindings::user_fpsimd_state>::uninit();
+    let st = state.as_mut_ptr();
+    // The kernel writes the buffer only when it saves an FPSIMD context there: this
+    // section's, if the task is scheduled out during it, or, in a softirq, that of the task's
+    // own kernel-mode section it interrupted. A saved FPSR has its RES0 bits clear, so an
+    // all-ones FPSR marks a buffer the kernel did not use, which then holds nothing to wipe
+    // (wiping all 528 bytes after every section would cost more than a short request's SM4).
+    // SAFETY: `st` is valid for writes; `fpsr` is a plain `u32` field.
+    unsafe { core::ptr::addr_of_mut!((*st).fpsr).write(UNUSED_FPSR) };
+    // SAFETY: NEON may be used here and no section is open (the caller); `state` is a buffer
+    // for the task's FPSIMD state that stays at this address until the matching
+    // `kernel_neon_end()` below.
+    unsafe { bindings::kernel_neon_begin(st) };
+    let r = f();
+    // SAFETY: ends the section begun above, with the same buffer.
+    unsafe { bindings::kernel_neon_end(st) };
+    // SAFETY: `fpsr` was initialised above and the kernel no longer uses the buffer;
+    // volatile, as the kernel may have written it behind the compiler's back.
+    let used = unsafe { core::ptr::addr_of!((*st).fpsr).read_volatile() } != UNUSED_FPSR;
+    if used {
+        // The buffer holds registers of this section (saved on preemption: round keys, data)
+        // or of the task it interrupted.
+        // SAFETY: `st` is the buffer, `size_of` bytes, no longer used by the kernel.
+        unsafe {
+            super::wipe(
+                st.cast(),
+                core::mem::size_of::<bindings::user_fpsimd_state>(),
+            )
+        };
+    }
+    r
+}
+
+/// Runs `f` in a kernel-mode NEON section, between `kernel_neon_begin()` and
+/// `kernel_neon_end()` (before Linux 6.19, which save the task's FPSIMD state in the task).
+///
+/// # Safety
+///
+/// NEON may be used in this context, no section is open on this CPU, and `f` opens none.
+#[cfg(not(sm4rs_neon_state))]
+pub(crate) unsafe fn neon_section<R>(f: impl FnOnce() -> R) -> R {
+    // SAFETY: NEON may be used here and no section is open (the caller).
+    unsafe { bindings::kernel_neon_begin() };
+    let r = f();
+    // SAFETY: ends the section begun above.
+    unsafe { bindings::kernel_neon_end() };
+    r
+}
+
+/// The block size of the kernel's `cbcmac` template (which testmgr compares a driver's
+/// with): 1 before the block-only hash interface, the cipher's after.
+#[cfg(not(sm4rs_cbcmac_cipher_block))]
+pub const fn cbcmac_block_size(_cipher_block_size: u32) -> u32 {
+    1
+}
+/// The block size of the kernel's `cbcmac` template (which testmgr compares a driver's
+/// with): 1 before the block-only hash interface, the cipher's after.
+#[cfg(sm4rs_cbcmac_cipher_block)]
+pub const fn cbcmac_block_size(cipher_block_size: u32) -> u32 {
+    cipher_block_size
+}
+
+// sm4rs-oot-begin
+/// Declares the module, hiding the differences between the `module!` macros of the kernels
+/// this project supports (6.12 takes one `author`, later kernels a list of `authors`).
+macro_rules! module {
+    (
+        type: $type:ident,
+        name: $name:tt,
+        author: $author:tt,
+        description: $desc:tt,
+        license: $license:tt
+        $(, alias: [$($alias:tt),* $(,)?])? $(,)?
+    ) => {
+        #[cfg(sm4rs_module_authors)]
+        ::kernel::prelude::module! {
+            type: $type,
+            name: $name,
+            authors: [$author],
+            description: $desc,
+            license: $license,
+            $(alias: [$($alias),*],)?
+        }
+        #[cfg(not(sm4rs_module_authors))]
+        ::kernel::prelude::module! {
+            type: $type,
+            name: $name,
+            author: $author,
+            description: $desc,
+            license: $license,
+            $(alias: [$($alias),*],)?
+        }
+    };
+}
+pub(crate) use module;
+// sm4rs-oot-end

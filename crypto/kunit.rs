@@ -259,18 +259,27 @@ macro_rules! suite {
 #[allow(unused_imports)]
 pub(crate) use suite;
 
-/// The `&'static ThisModule` of the module being built, outside `Module::init` (Linux 6.12's
-/// `module!` defines a `THIS_MODULE` static, later kernels a `ModuleMetadata` constant).
-#[allow(unused_macros)]
-macro_rules! this_module {
-    () => {{
-        #[cfg(sm4rs_module_metadata)]
-        let m: &'static ::kernel::ThisModule =
-            &<crate::LocalModule as ::kernel::ModuleMetadata>::THIS_MODULE;
-        #[cfg(not(sm4rs_module_metadata))]
-        let m: &'static ::kernel::ThisModule = &crate::THIS_MODULE;
-        m
-    }};
+/// The test module, recorded by its `Module::init` (KUnit runs a module's suites once it is
+/// live, and built-in suites after the initcalls).
+static THIS_MODULE: core::sync::atomic::AtomicPtr<kernel::ThisModule> =
+    core::sync::atomic::AtomicPtr::new(core::ptr::null_mut());
+
+/// Records the test module for [`this_module`]; its `Module::init` calls this.
+#[allow(dead_code)]
+pub(crate) fn set_this_module(module: &'static kernel::ThisModule) {
+    let p: *const kernel::ThisModule = module;
+    THIS_MODULE.store(p.cast_mut(), core::sync::atomic::Ordering::Release);
 }
-#[allow(unused_imports)]
-pub(crate) use this_module;
+
+/// The test module (for registrations a test makes), once its `Module::init` recorded it.
+#[allow(dead_code)]
+pub(crate) fn this_module() -> Result<&'static kernel::ThisModule, Failure> {
+    let p = THIS_MODULE.load(core::sync::atomic::Ordering::Acquire);
+    // SAFETY: `p` is null or was made from a `&'static ThisModule` by `set_this_module`.
+    unsafe { p.cast_const().as_ref() }.ok_or(Failure {
+        file: file!(),
+        line: line!(),
+        what: "the test module recorded itself in its init",
+        skip: false,
+    })
+}

@@ -31,7 +31,7 @@ pub mod kunit;
 pub mod aead;
 pub mod alg;
 pub mod cipher;
-mod compat;
+pub mod compat;
 pub mod param;
 pub mod shash;
 pub mod simd;
@@ -175,36 +175,5 @@ pub(crate) unsafe fn wipe(ptr: *mut u8, len: usize) {
 }
 
 // sm4rs-oot-begin
-/// Declares the module, hiding the differences between the `module!` macros of the kernels
-/// this project supports (6.12 takes one `author`, later kernels a list of `authors`).
-macro_rules! module {
-    (
-        type: $type:ident,
-        name: $name:tt,
-        author: $author:tt,
-        description: $desc:tt,
-        license: $license:tt
-        $(, alias: [$($alias:tt),* $(,)?])? $(,)?
-    ) => {
-        #[cfg(sm4rs_module_authors)]
-        ::kernel::prelude::module! {
-            type: $type,
-            name: $name,
-            authors: [$author],
-            description: $desc,
-            license: $license,
-            $(alias: [$($alias),*],)?
-        }
-        #[cfg(not(sm4rs_module_authors))]
-        ::kernel::prelude::module! {
-            type: $type,
-            name: $name,
-            author: $author,
-            description: $desc,
-            license: $license,
-            $(alias: [$($alias),*],)?
-        }
-    };
-}
-pub(crate) use module;
+pub(crate) use compat::module;
 // sm4rs-oot-end

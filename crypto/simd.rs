@@ -25,15 +25,10 @@
 //!
 //! The difference between the kernels (6.12's `kernel_neon_begin(void)`, 7.3's
 //! `kernel_neon_begin(struct user_fpsimd_state *)` with a buffer that must stay put for the
-//! whole section) is hidden in [`Simd::neon`].
+//! whole section) is hidden in `compat::neon_section`.
 
 use super::bindings;
 use core::marker::PhantomData;
-
-/// The FPSR value that marks a section's state buffer as not written by the kernel: all
-/// ones, which no saved FPSR is (its RES0 bits read as zero).
-#[cfg(sm4rs_neon_state)]
-const UNUSED_FPSR: u32 = u32::MAX;
 
 /// Proof that a kernel-mode NEON section is open on this CPU.
 ///
@@ -121,22 +116,7 @@ impl Simd {
         let token = Neon {
             _not_send: PhantomData,
         };
-        #[cfg(sm4rs_neon_state)]
-        {
-            let mut state = core::mem::MaybeUninit::<bindings::user_fpsimd_state>::uninit();
-            let st = state.as_mut_ptr();
-            // The kernel writes the buffer only when it saves an FPSIMD context there: this
-            // section's, if the task is scheduled out during it, or, in a softirq, that of the
-            // task's own kernel-mode section it interrupted. A saved FPSR has its RES0 bits
-            // clear, so an all-ones FPSR marks a buffer the kernel did not use, which then
-            // holds nothing to wipe (wiping all 528 bytes after every section would cost more
-            // than a short request's SM4).
-            // SAFETY: `st` is valid for writes; `fpsr` is a plain `u32` field.
-            unsafe { core::ptr::addr_of_mut!((*st).fpsr).write(UNUSED_FPSR) };
-            // SAFETY: NEON may be used here and no section is open (checked above, and by
-            // the type invariant); `state` is a buffer for the task's FPSIMD state that stays
-            // at this address until the matching `kernel_neon_end()` below.
-            unsafe { bindings::kernel_neon_begin(st) };
+        let section = || {
             if softirq {
                 // SAFETY: marks the section just opened in a softirq.
                 unsafe { bindings::sm4rs_neon_softirq_mark(true) };
@@ -146,42 +126,11 @@ impl Simd {
                 // SAFETY: the section closes next.
                 unsafe { bindings::sm4rs_neon_softirq_mark(false) };
             }
-            // SAFETY: ends the section begun above, with the same buffer.
-            unsafe { bindings::kernel_neon_end(st) };
-            // SAFETY: `fpsr` was initialised above and the kernel no longer uses the buffer;
-            // volatile, as the kernel may have written it behind the compiler's back.
-            let used = unsafe { core::ptr::addr_of!((*st).fpsr).read_volatile() } != UNUSED_FPSR;
-            if used {
-                // The buffer holds registers of this section (saved on preemption: round
-                // keys, data) or of the task it interrupted.
-                // SAFETY: `st` is the buffer, `size_of` bytes, no longer used by the kernel.
-                unsafe {
-                    super::wipe(
-                        st.cast(),
-                        core::mem::size_of::<bindings::user_fpsimd_state>(),
-                    )
-                };
-            }
-            Some(r)
-        }
-        #[cfg(not(sm4rs_neon_state))]
-        {
-            // SAFETY: NEON may be used here and no section is open (checked above, and by
-            // the type invariant); `f` cannot open another one (`self` is borrowed).
-            unsafe { bindings::kernel_neon_begin() };
-            if softirq {
-                // SAFETY: marks the section just opened in a softirq.
-                unsafe { bindings::sm4rs_neon_softirq_mark(true) };
-            }
-            let r = f(&token);
-            if softirq {
-                // SAFETY: the section closes next.
-                unsafe { bindings::sm4rs_neon_softirq_mark(false) };
-            }
-            // SAFETY: ends the section begun above.
-            unsafe { bindings::kernel_neon_end() };
-            Some(r)
-        }
+            r
+        };
+        // SAFETY: NEON may be used here and no section is open (checked above, and by the
+        // type invariant); `f` cannot open another one (`self` is borrowed).
+        Some(unsafe { super::compat::neon_section(section) })
     }
 }
 

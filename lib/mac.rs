@@ -255,13 +255,8 @@ impl<B: MacBackend> Shash for Xcbc<B> {
     }
 }
 
-/// The block size of `cbcmac`: the kernel's template (which testmgr compares with) has 1 here.
-#[cfg(not(sm4rs_cbcmac_cipher_block))]
-const CBCMAC_BLOCK_SIZE: u32 = 1;
-/// The block size of `cbcmac`: the kernel's template (which testmgr compares with) has the
-/// cipher's here.
-#[cfg(sm4rs_cbcmac_cipher_block)]
-const CBCMAC_BLOCK_SIZE: u32 = BLOCK_SIZE as u32;
+/// The block size of `cbcmac`: the kernel's template's (which testmgr compares with).
+const CBCMAC_BLOCK_SIZE: u32 = crate::crypto::compat::cbcmac_block_size(BLOCK_SIZE as u32);
 
 /// `cbcmac(sm4)`: CBC-MAC with a zero IV, the last block zero-padded (as the kernel's
 /// `cbcmac` template, which `ccm` uses).

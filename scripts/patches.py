@@ -46,24 +46,23 @@ def krd(rel):
     return rd(os.path.join(KSRC, rel))
 
 
-# --- the kernel's differences, as Kbuild detects them --------------------------------------
+# --- the kernel's differences: kernel-differences.txt, as Kbuild reads it ----------------
 def detect_cfgs():
-    kbuild = rd(os.path.join(REPO, "Kbuild"))
+    """cfg name -> whether this kernel has the newer form (its fixed string is in any of
+    the listed files), for each line of the table."""
     cfgs = {}
-    pat = re.compile(
-        r"ifneq \(\$\(shell grep -s(w?) '([^']*)' \$\(srctree\)/(\S+)\),\)\n"
-        r"rustflags-y \+= --cfg (\w+)\n"
-    )
-    for word, needle, rel, cfg in pat.findall(kbuild):
-        text = krd(rel) if os.path.exists(os.path.join(KSRC, rel)) else ""
-        # A grep basic regular expression whose only special character is an escaped "*".
-        pat = re.escape(needle.replace("\\*", "\0")).replace("\\\0", "\\*").replace("\0", "\\*")
-        if word:
-            pat = r"\b" + pat + r"\b"
-        found = re.search(pat, text) is not None
-        cfgs[cfg] = found
-    if len(cfgs) < 5:
-        die(f"expected the 5 sm4rs cfgs in Kbuild, found {sorted(cfgs)}")
+    for line in rd(os.path.join(REPO, "kernel-differences.txt")).split("\n"):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        fields = [f.strip() for f in re.split(r" *\| *", line)]
+        if len(fields) != 5:
+            die(f"kernel-differences.txt: not five fields: {line!r}")
+        cfg, files, needle = fields[0], fields[1].split(), fields[2]
+        cfgs[cfg] = any(
+            needle in krd(rel) for rel in files if os.path.exists(os.path.join(KSRC, rel))
+        )
+    if not cfgs:
+        die("kernel-differences.txt: no differences read")
     return cfgs
 
 

@@ -56,6 +56,7 @@ struct Sm4Kunit {
 impl kernel::Module for Sm4Kunit {
     fn init(module: &'static ThisModule) -> Result<Self> {
         // Before the suites run (KUnit runs them once the module is live).
+        crate::crypto::kunit::set_this_module(module);
         Ok(Self {
             _oracle: oracle::Oracle::register(module)?,
         })
