@@ -152,13 +152,7 @@ macro_rules! chained {
 struct Ce;
 
 impl Backend for Ce {
-    const ECB: &'static CStr = c"ecb-sm4-ce";
-    const CBC: &'static CStr = c"cbc-sm4-ce";
-    #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
-    const CFB: &'static CStr = c"cfb-sm4-ce";
-    const CTR: &'static CStr = c"ctr-sm4-ce";
-    const CTS: &'static CStr = c"cts-cbc-sm4-ce";
-    const XTS: &'static CStr = c"xts-sm4-ce";
+    const DRIVER_SUFFIX: &'static str = "sm4-ce";
     const PRIORITY: i32 = 400;
     const STRIDE: u32 = 8;
 
@@ -227,10 +221,6 @@ impl Backend for Ce {
 }
 
 impl MacBackend for Ce {
-    const CMAC: &'static CStr = c"cmac-sm4-ce";
-    const XCBC: &'static CStr = c"xcbc-sm4-ce";
-    const CBCMAC: &'static CStr = c"cbcmac-sm4-ce";
-
     fn cbcmac(_: &Neon, rk: &RoundKeys, mac: &mut sm4::Block, data: &Input<'_>) {
         let n = c_uint::try_from(data.len() / BLOCK_SIZE).unwrap_or(c_uint::MAX);
         // SAFETY: a NEON section is open (the caller holds the token); `data` has `n` whole

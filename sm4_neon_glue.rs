@@ -41,6 +41,7 @@ use core::sync::atomic::Ordering;
 use crypto::{
     simd::{self, Neon, Simd},
     skcipher::{self, InOut},
+    wipe_raw,
 };
 use kernel::{
     error::code::{EINVAL, ENODEV},
@@ -281,10 +282,9 @@ impl<const N: usize> Blocks<N> {
 
 impl<const N: usize> Drop for Blocks<N> {
     fn drop(&mut self) {
-        for b in self.0.iter_mut() {
-            // SAFETY: `b` is a valid, exclusive, aligned reference.
-            unsafe { core::ptr::write_volatile(b, 0) };
-        }
+        let len = core::mem::size_of_val(&self.0);
+        // SAFETY: the array's `len` bytes, exclusively borrowed; any bytes are valid `u128`s.
+        unsafe { wipe_raw(self.0.as_mut_ptr().cast(), len) };
     }
 }
 
@@ -402,13 +402,7 @@ fn bytes(buf: &mut [u128], k: usize) -> &mut [u8] {
 struct NeonBackend;
 
 impl Backend for NeonBackend {
-    const ECB: &'static CStr = c"ecb-sm4-neon";
-    const CBC: &'static CStr = c"cbc-sm4-neon";
-    #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
-    const CFB: &'static CStr = c"cfb-sm4-neon";
-    const CTR: &'static CStr = c"ctr-sm4-neon";
-    const CTS: &'static CStr = c"cts-cbc-sm4-neon";
-    const XTS: &'static CStr = c"xts-sm4-neon";
+    const DRIVER_SUFFIX: &'static str = "sm4-neon";
     const PRIORITY: i32 = 200;
     const STRIDE: u32 = BATCH as u32;
 

@@ -19,7 +19,7 @@
 //! known for this. A registration of several descriptions that fails part way leaks those it
 //! had registered (see [`Registration::new`]).
 
-use super::{bindings, wipe};
+use super::{bindings, wipe_raw};
 use core::{
     ffi::c_int,
     marker::PhantomData,
@@ -231,5 +231,5 @@ pub(crate) unsafe fn ctx_exit<C>(tfm: *mut bindings::crypto_tfm) {
     // SAFETY: the context is never used again (caller).
     unsafe { ptr::drop_in_place(c) };
     // SAFETY: the area is `size_of::<C>()` bytes long.
-    unsafe { wipe(c.cast(), size_of::<C>()) };
+    unsafe { wipe_raw(c.cast(), size_of::<C>()) };
 }

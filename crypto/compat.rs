@@ -71,7 +71,7 @@ pub(crate) unsafe fn neon_section<R>(f: impl FnOnce() -> R) -> R {
         // or of the task it interrupted.
         // SAFETY: `st` is the buffer, `size_of` bytes, no longer used by the kernel.
         unsafe {
-            super::wipe(
+            super::wipe_raw(
                 st.cast(),
                 core::mem::size_of::<bindings::user_fpsimd_state>(),
             )

@@ -25,7 +25,6 @@
 
 // sm4rs-oot-begin
 pub mod bindings;
-pub mod kunit;
 // sm4rs-oot-end
 // sm4rs-in-tree: use crate::bindings;
 pub mod aead;
@@ -105,6 +104,46 @@ pub const fn name_array<const N: usize>(name: &CStr) -> [c_char; N] {
     out
 }
 
+/// A driver name built at compile time from a mode and an implementation: `ecb` and
+/// `sm4-ce` give `ecb-sm4-ce`, as the kernel's drivers name themselves.
+///
+/// The bytes of a C name array (NUL-terminated and padded); a name that does not fit stops
+/// the build.
+pub struct DriverName([u8; DriverName::MAX]);
+
+impl DriverName {
+    /// `CRYPTO_MAX_ALG_NAME`, the size of `cra_driver_name`.
+    const MAX: usize = 128;
+
+    /// `"<mode>-<implementation>"`.
+    pub const fn new(mode: &str, implementation: &str) -> Self {
+        let (m, i) = (mode.as_bytes(), implementation.as_bytes());
+        assert!(m.len() + 1 + i.len() < Self::MAX, "driver name too long");
+        let mut out = [0u8; Self::MAX];
+        let mut k = 0;
+        while k < m.len() {
+            out[k] = m[k];
+            k += 1;
+        }
+        out[k] = b'-';
+        k = 0;
+        while k < i.len() {
+            out[m.len() + 1 + k] = i[k];
+            k += 1;
+        }
+        Self(out)
+    }
+
+    /// The name as a C string.
+    pub const fn as_c_str(&'static self) -> &'static CStr {
+        match CStr::from_bytes_until_nul(&self.0) {
+            Ok(name) => name,
+            // (`new` always leaves a NUL: at least the last byte.)
+            Err(_) => c"",
+        }
+    }
+}
+
 /// The address of `s` for C. (`CStr::as_ptr` is disallowed by the kernel's clippy
 /// configuration for the signedness of `char`: the kernel's `char` is unsigned, and so is
 /// `c_char` on arm64.)
@@ -148,30 +187,41 @@ impl<const N: usize> core::ops::DerefMut for Secret<N> {
 
 impl<const N: usize> Drop for Secret<N> {
     fn drop(&mut self) {
-        if N % 8 != 0 || N > 64 {
-            // SAFETY: `self.0` is `N` writable bytes.
-            unsafe { wipe(self.0.as_mut_ptr(), N) };
-            return;
-        }
-        let words = self.0.as_mut_ptr().cast::<u64>();
-        for i in 0..N / 8 {
-            // SAFETY: `self` is 16-byte aligned (`repr`) and `N` bytes long, so word `i < N / 8`
-            // is an aligned, writable `u64` inside it. Volatile: the stores are not elided.
-            unsafe { core::ptr::write_volatile(words.add(i), 0) };
-        }
-        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+        wipe(&mut self.0);
     }
 }
 
-/// Overwrites `len` bytes at `ptr` with zeros in a way the compiler may not elide
-/// (`memzero_explicit()`).
+/// Overwrites `bytes` with zeros in a way the compiler may not elide or move past: volatile
+/// stores (by aligned word where it can: a 16-byte block takes two), then a compiler fence.
+///
+/// The one wipe of the abstraction and its drivers: `Secret`, transform contexts, the
+/// FPSIMD state buffer of a NEON section, MAC keys and state. (The SM4 core, `lib/sm4.rs`,
+/// which the host tests build alone, wipes its round keys with the same two steps.)
+pub fn wipe(bytes: &mut [u8]) {
+    // SAFETY: any bytes are a valid `u64`, and `align_to_mut` gives the aligned middle.
+    let (head, words, tail) = unsafe { bytes.align_to_mut::<u64>() };
+    for b in head.iter_mut().chain(tail.iter_mut()) {
+        // SAFETY: `b` is a valid, exclusive reference.
+        unsafe { core::ptr::write_volatile(b, 0) };
+    }
+    for w in words.iter_mut() {
+        // SAFETY: `w` is a valid, exclusive, aligned reference.
+        unsafe { core::ptr::write_volatile(w, 0) };
+    }
+    core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+}
+
+/// [`wipe`] over `len` bytes at `ptr` (memory the C side owns: a transform's context, the
+/// FPSIMD state buffer).
 ///
 /// # Safety
 ///
-/// `ptr` must be valid for writes of `len` bytes.
-pub(crate) unsafe fn wipe(ptr: *mut u8, len: usize) {
-    // SAFETY: `ptr` is valid for writes of `len` bytes (caller).
-    unsafe { bindings::sm4rs_memzero_explicit(ptr.cast(), len) };
+/// `ptr` must be valid for writes of `len` bytes, and not be read or written through another
+/// pointer meanwhile.
+pub unsafe fn wipe_raw(ptr: *mut u8, len: usize) {
+    // SAFETY: `ptr` is valid for `len` bytes and not otherwise used meanwhile (caller); any
+    // bytes are valid `u8`s.
+    wipe(unsafe { core::slice::from_raw_parts_mut(ptr, len) });
 }
 
 // sm4rs-oot-begin

@@ -8,28 +8,23 @@
 //! follows, so that the last block is still open when the MAC is finished (CMAC and XCBC
 //! XOR a key-derived constant into it before its encryption). Whole blocks in between go
 //! through the back end's CBC-MAC core in one NEON section; where NEON may not be used,
-//! the plain Rust SM4 does the same work.
+//! the plain Rust SM4 does the same work. One type, [`Mac`], is all three: its [`Kind`]
+//! decides the name, the key derivation and how the last block is closed.
 
 use crate::crypto::{
     shash::{Input, PlainState, Shash},
     simd::{Neon, Simd},
     skcipher::{InOut, MAX_STEP},
-    Secret,
+    wipe, DriverName, Secret,
 };
 use crate::modes::Backend;
 use crate::sm4::{self, Block, RoundKeys, BLOCK_SIZE, KEY_SIZE};
 use core::{ffi::CStr, marker::PhantomData};
 use kernel::error::{code::EINVAL, Result};
 
-/// The MAC routines of a back end, over its [`Backend`] key schedule and ECB core.
+/// The MAC routines of a back end, over its [`Backend`] key schedule and ECB core (and its
+/// driver names' suffix).
 pub(crate) trait MacBackend: Backend {
-    /// Driver names of the back end's `cmac(sm4)`, `xcbc(sm4)` and `cbcmac(sm4)`.
-    const CMAC: &'static CStr;
-    /// See [`MacBackend::CMAC`].
-    const XCBC: &'static CStr;
-    /// See [`MacBackend::CMAC`].
-    const CBCMAC: &'static CStr;
-
     /// `mac <- E(mac ^ block)` for each whole block of `data` (a multiple of the block
     /// size), with the encryption schedule `rk`.
     fn cbcmac(neon: &Neon, rk: &RoundKeys, mac: &mut Block, data: &Input<'_>);
@@ -47,8 +42,8 @@ pub(crate) struct MacKey {
 
 impl Drop for MacKey {
     fn drop(&mut self) {
-        wipe_block(&mut self.whole);
-        wipe_block(&mut self.padded);
+        wipe(&mut self.whole);
+        wipe(&mut self.padded);
     }
 }
 
@@ -76,13 +71,6 @@ impl MacState {
     /// Bytes of the current block taken in, whatever the descriptor's bytes were.
     fn taken(&self) -> usize {
         usize::from(self.len).min(BLOCK_SIZE)
-    }
-}
-
-fn wipe_block(b: &mut Block) {
-    for x in b.iter_mut() {
-        // SAFETY: `x` is a valid, writable byte.
-        unsafe { core::ptr::write_volatile(x, 0) };
     }
 }
 
@@ -164,115 +152,109 @@ fn update<B: MacBackend>(key: &MacKey, st: &mut MacState, data: Input<'_>, simd:
     st.len = open as u8;
 }
 
-/// CMAC and XCBC: the last block, whole or padded with 0x80 0x00..., XORed with its
-/// constant and encrypted.
-fn finish_keyed<B: MacBackend>(key: &MacKey, st: &mut MacState, out: &mut Block, s: &mut Simd) {
-    let len = st.taken();
-    if len == BLOCK_SIZE {
-        xor_into(&mut st.mac, &key.whole);
-    } else {
-        st.mac[len] ^= 0x80;
-        xor_into(&mut st.mac, &key.padded);
-    }
-    encrypt::<B>(&key.key, &mut st.mac, s);
-    *out = st.mac;
-    wipe_block(&mut st.mac);
+/// The three MACs: what their keys derive and how their last block is closed.
+pub(crate) enum Kind {
+    /// `cmac(sm4)` (NIST SP 800-38B): the last block, whole or padded with 0x80 0x00...,
+    /// XORed with K1 or K2, derived from E(K, 0).
+    Cmac,
+    /// `xcbc(sm4)` (RFC 3566): as CMAC, with K2 and K3 encrypted from constants and the
+    /// MAC keyed with K1.
+    Xcbc,
+    /// `cbcmac(sm4)`: CBC-MAC with a zero IV, the last block zero-padded and no constant (as
+    /// the kernel's `cbcmac` template, which `ccm` uses).
+    CbcMac,
 }
+
+/// A type-level [`Kind`], the parameter of [`Mac`].
+pub(crate) trait MacKind: 'static {
+    /// The MAC it names.
+    const KIND: Kind;
+}
+
+/// [`Kind::Cmac`].
+pub(crate) struct CmacKind;
+impl MacKind for CmacKind {
+    const KIND: Kind = Kind::Cmac;
+}
+
+/// [`Kind::Xcbc`].
+pub(crate) struct XcbcKind;
+impl MacKind for XcbcKind {
+    const KIND: Kind = Kind::Xcbc;
+}
+
+/// [`Kind::CbcMac`].
+pub(crate) struct CbcMacKind;
+impl MacKind for CbcMacKind {
+    const KIND: Kind = Kind::CbcMac;
+}
+
+/// `cmac(sm4)`, `xcbc(sm4)` or `cbcmac(sm4)` over the back end `B`.
+pub(crate) struct Mac<B, K>(PhantomData<(B, K)>);
 
 /// `cmac(sm4)`.
-pub(crate) struct Cmac<B>(PhantomData<B>);
-
-impl<B: MacBackend> Shash for Cmac<B> {
-    const NAME: &'static CStr = c"cmac(sm4)";
-    const DRIVER_NAME: &'static CStr = B::CMAC;
-    const PRIORITY: i32 = B::PRIORITY;
-    const BLOCK_SIZE: u32 = BLOCK_SIZE as u32;
-    type Digest = Block;
-    type Key = MacKey;
-    type State = MacState;
-
-    /// L = E(K, 0), K1 = L * x, K2 = K1 * x (SP 800-38B, 6.1).
-    fn set_key(key: &mut MacKey, bytes: &[u8], simd: &mut Simd) -> Result {
-        expand::<B>(&mut key.key, bytes, simd)?;
-        let mut l = [0u8; BLOCK_SIZE];
-        encrypt::<B>(&key.key, &mut l, simd);
-        key.whole = double(&l);
-        key.padded = double(&key.whole);
-        wipe_block(&mut l);
-        Ok(())
-    }
-
-    fn init(_: &MacKey) -> MacState {
-        MacState::new()
-    }
-
-    fn update(key: &MacKey, st: &mut MacState, data: Input<'_>, simd: &mut Simd) {
-        update::<B>(key, st, data, simd);
-    }
-
-    fn finish(key: &MacKey, st: &mut MacState, out: &mut Block, simd: &mut Simd) {
-        finish_keyed::<B>(key, st, out, simd);
-    }
-}
-
+pub(crate) type Cmac<B> = Mac<B, CmacKind>;
 /// `xcbc(sm4)`.
-pub(crate) struct Xcbc<B>(PhantomData<B>);
-
-impl<B: MacBackend> Shash for Xcbc<B> {
-    const NAME: &'static CStr = c"xcbc(sm4)";
-    const DRIVER_NAME: &'static CStr = B::XCBC;
-    const PRIORITY: i32 = B::PRIORITY;
-    const BLOCK_SIZE: u32 = BLOCK_SIZE as u32;
-    type Digest = Block;
-    type Key = MacKey;
-    type State = MacState;
-
-    /// K1 = E(K, 0x01..), K2 = E(K, 0x02..), K3 = E(K, 0x03..); the MAC is keyed with K1
-    /// (RFC 3566, 4).
-    fn set_key(key: &mut MacKey, bytes: &[u8], simd: &mut Simd) -> Result {
-        expand::<B>(&mut key.key, bytes, simd)?;
-        let mut k1 = [0x01u8; BLOCK_SIZE];
-        key.whole = [0x02; BLOCK_SIZE];
-        key.padded = [0x03; BLOCK_SIZE];
-        encrypt::<B>(&key.key, &mut k1, simd);
-        encrypt::<B>(&key.key, &mut key.whole, simd);
-        encrypt::<B>(&key.key, &mut key.padded, simd);
-        B::expand_key(&k1, &mut key.key, simd);
-        wipe_block(&mut k1);
-        Ok(())
-    }
-
-    fn init(_: &MacKey) -> MacState {
-        MacState::new()
-    }
-
-    fn update(key: &MacKey, st: &mut MacState, data: Input<'_>, simd: &mut Simd) {
-        update::<B>(key, st, data, simd);
-    }
-
-    fn finish(key: &MacKey, st: &mut MacState, out: &mut Block, simd: &mut Simd) {
-        finish_keyed::<B>(key, st, out, simd);
-    }
-}
+pub(crate) type Xcbc<B> = Mac<B, XcbcKind>;
+/// `cbcmac(sm4)`.
+pub(crate) type CbcMac<B> = Mac<B, CbcMacKind>;
 
 /// The block size of `cbcmac`: the kernel's template's (which testmgr compares with).
 const CBCMAC_BLOCK_SIZE: u32 = crate::crypto::compat::cbcmac_block_size(BLOCK_SIZE as u32);
 
-/// `cbcmac(sm4)`: CBC-MAC with a zero IV, the last block zero-padded (as the kernel's
-/// `cbcmac` template, which `ccm` uses).
-pub(crate) struct CbcMac<B>(PhantomData<B>);
+impl<B: MacBackend, K: MacKind> Mac<B, K> {
+    const DRIVER_BYTES: DriverName = DriverName::new(
+        match K::KIND {
+            Kind::Cmac => "cmac",
+            Kind::Xcbc => "xcbc",
+            Kind::CbcMac => "cbcmac",
+        },
+        B::DRIVER_SUFFIX,
+    );
+}
 
-impl<B: MacBackend> Shash for CbcMac<B> {
-    const NAME: &'static CStr = c"cbcmac(sm4)";
-    const DRIVER_NAME: &'static CStr = B::CBCMAC;
+impl<B: MacBackend, K: MacKind> Shash for Mac<B, K> {
+    const NAME: &'static CStr = match K::KIND {
+        Kind::Cmac => c"cmac(sm4)",
+        Kind::Xcbc => c"xcbc(sm4)",
+        Kind::CbcMac => c"cbcmac(sm4)",
+    };
+    const DRIVER_NAME: &'static CStr = Self::DRIVER_BYTES.as_c_str();
     const PRIORITY: i32 = B::PRIORITY;
-    const BLOCK_SIZE: u32 = CBCMAC_BLOCK_SIZE;
+    const BLOCK_SIZE: u32 = match K::KIND {
+        Kind::CbcMac => CBCMAC_BLOCK_SIZE,
+        Kind::Cmac | Kind::Xcbc => BLOCK_SIZE as u32,
+    };
     type Digest = Block;
     type Key = MacKey;
     type State = MacState;
 
     fn set_key(key: &mut MacKey, bytes: &[u8], simd: &mut Simd) -> Result {
-        expand::<B>(&mut key.key, bytes, simd)
+        expand::<B>(&mut key.key, bytes, simd)?;
+        match K::KIND {
+            // L = E(K, 0), K1 = L * x, K2 = K1 * x (SP 800-38B, 6.1).
+            Kind::Cmac => {
+                let mut l = [0u8; BLOCK_SIZE];
+                encrypt::<B>(&key.key, &mut l, simd);
+                key.whole = double(&l);
+                key.padded = double(&key.whole);
+                wipe(&mut l);
+            }
+            // K1 = E(K, 0x01..), K2 = E(K, 0x02..), K3 = E(K, 0x03..); the MAC is keyed
+            // with K1 (RFC 3566, 4).
+            Kind::Xcbc => {
+                let mut k1 = [0x01u8; BLOCK_SIZE];
+                key.whole = [0x02; BLOCK_SIZE];
+                key.padded = [0x03; BLOCK_SIZE];
+                encrypt::<B>(&key.key, &mut k1, simd);
+                encrypt::<B>(&key.key, &mut key.whole, simd);
+                encrypt::<B>(&key.key, &mut key.padded, simd);
+                B::expand_key(&k1, &mut key.key, simd);
+                wipe(&mut k1);
+            }
+            Kind::CbcMac => {}
+        }
+        Ok(())
     }
 
     fn init(_: &MacKey) -> MacState {
@@ -284,10 +266,24 @@ impl<B: MacBackend> Shash for CbcMac<B> {
     }
 
     fn finish(key: &MacKey, st: &mut MacState, out: &mut Block, simd: &mut Simd) {
-        if st.taken() > 0 {
-            encrypt::<B>(&key.key, &mut st.mac, simd);
+        let len = st.taken();
+        match K::KIND {
+            Kind::Cmac | Kind::Xcbc => {
+                if len == BLOCK_SIZE {
+                    xor_into(&mut st.mac, &key.whole);
+                } else {
+                    st.mac[len] ^= 0x80;
+                    xor_into(&mut st.mac, &key.padded);
+                }
+                encrypt::<B>(&key.key, &mut st.mac, simd);
+            }
+            Kind::CbcMac => {
+                if len > 0 {
+                    encrypt::<B>(&key.key, &mut st.mac, simd);
+                }
+            }
         }
         *out = st.mac;
-        wipe_block(&mut st.mac);
+        wipe(&mut st.mac);
     }
 }

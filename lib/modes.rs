@@ -18,7 +18,7 @@ use crate::crypto::{
     edeadlk,
     simd::{Neon, Simd},
     skcipher::{InOut, Key, Request, Skcipher, SkcipherKind, Step},
-    Secret,
+    DriverName, Secret,
 };
 use crate::sm4::{self, RoundKeys, BLOCK_SIZE};
 use core::{ffi::CStr, marker::PhantomData};
@@ -31,20 +31,9 @@ pub(crate) type Iv = [u8; BLOCK_SIZE];
 /// (which must hold at least that many) and, where it has one, updates `iv` to the value
 /// that chains to the next call.
 pub(crate) trait Backend: 'static {
-    /// Driver names, e.g. `c"cbc-sm4-ce"`, and priority of the back end's skciphers.
-    const ECB: &'static CStr;
-    /// See [`Backend::ECB`].
-    const CBC: &'static CStr;
-    /// See [`Backend::ECB`].
-    #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
-    const CFB: &'static CStr;
-    /// See [`Backend::ECB`].
-    const CTR: &'static CStr;
-    /// See [`Backend::ECB`].
-    const CTS: &'static CStr;
-    /// See [`Backend::ECB`].
-    const XTS: &'static CStr;
-    /// See [`Backend::ECB`].
+    /// The implementation part of the back end's driver names (`sm4-ce` in `cbc-sm4-ce`).
+    const DRIVER_SUFFIX: &'static str;
+    /// The priority of the back end's skciphers.
     const PRIORITY: i32;
     /// The number of blocks the core processes in parallel (the walk size is a multiple).
     const STRIDE: u32;
@@ -95,31 +84,17 @@ pub(crate) struct XtsCtx {
 /// The number of skciphers of a back end.
 #[cfg(not(CONFIG_CRYPTO_SM4_RUST_CFB))]
 pub(crate) const MODES: usize = 5;
-
-/// The skciphers of a back end, for registration.
-#[cfg(not(CONFIG_CRYPTO_SM4_RUST_CFB))]
-pub(crate) fn algs<B: Backend>() -> [Desc<SkcipherKind>; MODES] {
-    use crate::crypto::skcipher::alg;
-    [
-        alg::<Ecb<B>>(),
-        alg::<Cbc<B>>(),
-        alg::<Ctr<B>>(),
-        alg::<Cts<B>>(),
-        alg::<Xts<B>>(),
-    ]
-}
-
 /// The number of skciphers of a back end, `cfb(sm4)` included.
 #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
 pub(crate) const MODES: usize = 6;
 
-/// The skciphers of a back end, `cfb(sm4)` included, for registration.
-#[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
+/// The skciphers of a back end, for registration.
 pub(crate) fn algs<B: Backend>() -> [Desc<SkcipherKind>; MODES] {
     use crate::crypto::skcipher::alg;
     [
         alg::<Ecb<B>>(),
         alg::<Cbc<B>>(),
+        #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
         alg::<Cfb<B>>(),
         alg::<Ctr<B>>(),
         alg::<Cts<B>>(),
@@ -249,13 +224,14 @@ pub(crate) fn gf128_mul_x(t: &Iv) -> Iv {
 
 /// Declares the skcipher type `$name` of a back end: the constants common to its modes.
 macro_rules! sm4_skcipher {
-    ($name:ident, $alg:literal, $driver:ident, $bs:expr, $walk:expr, $key:expr) => {
+    ($name:ident, $alg:literal, $mode:literal, $bs:expr, $walk:expr, $key:expr) => {
         #[doc = concat!("The `", stringify!($alg), "` skcipher of a back end.")]
         pub(crate) struct $name<B: Backend>(PhantomData<B>);
 
         impl<B: Backend> $name<B> {
             const NAME: &'static CStr = $alg;
-            const DRIVER: &'static CStr = B::$driver;
+            const DRIVER_BYTES: DriverName = DriverName::new($mode, B::DRIVER_SUFFIX);
+            const DRIVER: &'static CStr = Self::DRIVER_BYTES.as_c_str();
             const BLOCK: u32 = $bs;
             const WALK: u32 = $walk;
             const KEY: u32 = $key;
@@ -296,13 +272,13 @@ macro_rules! sm4_consts {
     };
 }
 
-sm4_skcipher!(Ecb, c"ecb(sm4)", ECB, 16, 16 * B::STRIDE, 16);
-sm4_skcipher!(Cbc, c"cbc(sm4)", CBC, 16, 16 * B::STRIDE, 16);
+sm4_skcipher!(Ecb, c"ecb(sm4)", "ecb", 16, 16 * B::STRIDE, 16);
+sm4_skcipher!(Cbc, c"cbc(sm4)", "cbc", 16, 16 * B::STRIDE, 16);
 #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
-sm4_skcipher!(Cfb, c"cfb(sm4)", CFB, 1, 16 * B::STRIDE, 16);
-sm4_skcipher!(Ctr, c"ctr(sm4)", CTR, 1, 16 * B::STRIDE, 16);
-sm4_skcipher!(Cts, c"cts(cbc(sm4))", CTS, 16, 32, 16);
-sm4_skcipher!(Xts, c"xts(sm4)", XTS, 16, 32, 32);
+sm4_skcipher!(Cfb, c"cfb(sm4)", "cfb", 1, 16 * B::STRIDE, 16);
+sm4_skcipher!(Ctr, c"ctr(sm4)", "ctr", 1, 16 * B::STRIDE, 16);
+sm4_skcipher!(Cts, c"cts(cbc(sm4))", "cts-cbc", 16, 32, 16);
+sm4_skcipher!(Xts, c"xts(sm4)", "xts", 16, 32, 32);
 
 impl<B: Backend> Skcipher for Ecb<B> {
     sm4_consts!();

@@ -157,12 +157,12 @@ def to_driver(text, cfb=True):
     text = resolve(text, cfb)
     text = re.sub(
         r'#\[path = "(\.\./\.\./)?crypto/mod\.rs"\]\n(#\[allow\([^)]*\)\]\n)?mod crypto;\n',
-        lambda m: ('#[path = "sm4/kunit.rs"]\n#[allow(dead_code, unreachable_pub)]\nmod kunit;\n'
-                   if m.group(1) else ""),
+        "",
         text,
     )
     for old, new in [
-        ('"../../crypto/testing.rs"', '"sm4/testing.rs"'),
+        ('#[path = "kunit.rs"]', '#[path = "sm4/kunit.rs"]'),
+        ('#[path = "testing.rs"]', '#[path = "sm4/testing.rs"]'),
         ('"../common/rng.rs"', '"sm4/rng.rs"'),
         ('"../../lib/', '"sm4/'),
         ('"lib/', '"sm4/'),
@@ -354,7 +354,7 @@ def patch1():
         files[f"rust/kernel/crypto/{n}.rs"] = texts[n]
     files["rust/kernel/crypto.rs"] = to_kernel_crate(rd(os.path.join(REPO, "crypto/mod.rs")))
     rust_all = list(files.values()) + [rd(os.path.join(REPO, p)) for p in (
-        "crypto/testing.rs", "crypto/kunit.rs", "tests/kunit/abstraction.rs",
+        "tests/kunit/testing.rs", "tests/kunit/kunit.rs", "tests/kunit/abstraction.rs",
         "tests/kunit/sm4_modes.rs", "tests/kunit/oracle.rs", "tests/kunit/aead.rs",
         "tests/kunit/sm4_kunit_main.rs")]
     helpers, _ = helpers_c([rename_bindings(t) for t in rust_all])
@@ -412,8 +412,8 @@ TESTS = {
     "tests/kunit/abstraction.rs": "arch/arm64/crypto/sm4/kunit_abstraction.rs",
     "tests/kunit/oracle.rs": "arch/arm64/crypto/sm4/kunit_oracle.rs",
     "tests/kunit/aead.rs": "arch/arm64/crypto/sm4/kunit_aead.rs",
-    "crypto/kunit.rs": "arch/arm64/crypto/sm4/kunit.rs",
-    "crypto/testing.rs": "arch/arm64/crypto/sm4/testing.rs",
+    "tests/kunit/kunit.rs": "arch/arm64/crypto/sm4/kunit.rs",
+    "tests/kunit/testing.rs": "arch/arm64/crypto/sm4/testing.rs",
     "tests/common/rng.rs": "arch/arm64/crypto/sm4/rng.rs",
 }
 

@@ -20,7 +20,6 @@
 //! runner excuses at most that many warnings raised in that function there, and nothing else.
 
 use crate::crypto::bindings;
-use crate::crypto::kunit::{check, check_eq, check_ok, suite, Failure, TestResult};
 use crate::crypto::{
     cipher::{self, Cipher},
     edeadlk,
@@ -28,6 +27,7 @@ use crate::crypto::{
     simd::Simd,
     skcipher::{self, Key, Request, Skcipher},
 };
+use crate::kunit::{check, check_eq, check_ok, suite, Failure, TestResult};
 use crate::oracle::OracleKey;
 use crate::sm4::{self, vectors};
 use crate::testing::{CipherTfm, ShashTfm, SkcipherTfm, TestRequest};
@@ -208,7 +208,7 @@ fn drop_in_use<T>(reg: T) {
 /// registrations, and goes on using the transforms (under KASAN: nothing was freed under
 /// them); the algorithms are gone from the API meanwhile.
 fn registration_dropped_while_in_use() -> TestResult {
-    let module = crate::crypto::kunit::this_module()?;
+    let module = crate::kunit::this_module()?;
     let key = vectors::STD_KEY;
     // Cipher.
     let reg = check_ok!(cipher::Registration::new(
@@ -258,7 +258,7 @@ fn registration_dropped_while_in_use() -> TestResult {
 /// unregistered again).
 fn registration_failure_is_clean() -> TestResult {
     const EEXIST: i32 = -17;
-    let module = crate::crypto::kunit::this_module()?;
+    let module = crate::kunit::this_module()?;
     let first = check_ok!(cipher::Registration::new(
         module,
         [cipher::alg::<TestCipher>()]
@@ -299,7 +299,7 @@ fn registration_failure_is_clean() -> TestResult {
 /// (which Rust's debug assertions would stop as undefined behaviour).
 fn null_key_refused() -> TestResult {
     const EINVAL: i32 = -22;
-    let module = crate::crypto::kunit::this_module()?;
+    let module = crate::kunit::this_module()?;
     let _c = check_ok!(cipher::Registration::new(
         module,
         [cipher::alg::<TestCipher>()]
@@ -620,7 +620,7 @@ fn in_softirq(req: &mut TestRequest<'_>) -> Result<i32, Failure> {
 /// requests succeed.
 fn nested_sections_refused() -> TestResult {
     const EDEADLK: i32 = -35;
-    let module = crate::crypto::kunit::this_module()?;
+    let module = crate::kunit::this_module()?;
     let _reg = check_ok!(skcipher::Registration::new(
         module,
         [skcipher::alg::<NestOuter>(), skcipher::alg::<NestInner>()]

@@ -10,7 +10,7 @@
 //! refused as the references refuse them. Each suite is skipped where its driver is not
 //! loaded.
 
-use crate::crypto::kunit::{check, check_eq, skip_unless, suite, Failure, TestResult};
+use crate::kunit::{check, check_eq, skip_unless, suite, Failure, TestResult};
 use crate::rng::Rng;
 use crate::testing::AeadTfm;
 use core::ffi::CStr;

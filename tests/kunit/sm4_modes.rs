@@ -16,7 +16,7 @@
 
 use self::DRIVERS as B;
 use crate::crypto::bindings;
-use crate::crypto::kunit::{check, check_eq, check_ok, skip_unless, suite, Failure, TestResult};
+use crate::kunit::{check, check_eq, check_ok, skip_unless, suite, Failure, TestResult};
 use crate::oracle;
 use crate::sm4::vectors;
 use crate::testing::{AlgParams, SkcipherTfm as Tfm};

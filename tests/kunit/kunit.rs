@@ -11,7 +11,7 @@
 //! module is loaded. Test functions return [`TestResult`]; the [`check!`], [`check_eq!`] and
 //! [`check_ok!`] macros fail the test case with the failing expression and its location.
 
-use super::bindings;
+use crate::crypto::bindings;
 use core::cell::UnsafeCell;
 
 /// Why a test case failed (where, and the check that did not hold), or why it was skipped.
@@ -149,7 +149,7 @@ pub const fn new_suite(
 macro_rules! check {
     ($cond:expr) => {
         if !$cond {
-            return Err($crate::crypto::kunit::Failure {
+            return Err($crate::kunit::Failure {
                 file: file!(),
                 line: line!(),
                 what: stringify!($cond),
@@ -168,7 +168,7 @@ macro_rules! check_ok {
         match $result {
             Ok(v) => v,
             Err(_) => {
-                return Err($crate::crypto::kunit::Failure {
+                return Err($crate::kunit::Failure {
                     file: file!(),
                     line: line!(),
                     what: concat!(stringify!($result), " is Ok"),
@@ -188,7 +188,7 @@ macro_rules! check_eq {
         let (l, r) = (&$left, &$right);
         if l != r {
             ::kernel::pr_err!("    # left:  {:02x?}\n    # right: {:02x?}\n", l, r);
-            return Err($crate::crypto::kunit::Failure {
+            return Err($crate::kunit::Failure {
                 file: file!(),
                 line: line!(),
                 what: concat!(stringify!($left), " == ", stringify!($right)),
@@ -205,7 +205,7 @@ pub(crate) use check_eq;
 macro_rules! skip_unless {
     ($cond:expr, $reason:literal) => {
         if !$cond {
-            return Err($crate::crypto::kunit::Failure {
+            return Err($crate::kunit::Failure {
                 file: file!(),
                 line: line!(),
                 what: $reason,
@@ -224,7 +224,7 @@ macro_rules! suite {
     ($suite:expr, [$($test:ident),+ $(,)?]) => {
         const _: () = {
             use $crate::crypto::bindings;
-            use $crate::crypto::kunit;
+            use $crate::kunit;
             $(
                 #[allow(non_camel_case_types)]
                 struct $test {}
