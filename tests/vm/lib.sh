@@ -80,6 +80,29 @@ crypto_field() {
 		END { if (d == drv && !done) print v }' /proc/crypto
 }
 
+# The one list of what sm4-ce and sm4-neon register, "algorithm:mode" (driver names are
+# "<mode>-<implementation>", as crypto::DriverName builds them): the skcipher modes testmgr
+# tests, cfb(sm4) (which it does not: KUnit does; out of tree only), and sm4-ce's MACs. The
+# scenarios build their driver lists and served checks from it.
+SKCIPHERS="ecb(sm4):ecb cbc(sm4):cbc ctr(sm4):ctr cts(cbc(sm4)):cts-cbc xts(sm4):xts"
+CFB="cfb(sm4):cfb"
+MACS="cmac(sm4):cmac xcbc(sm4):xcbc cbcmac(sm4):cbcmac"
+# drivers_of IMPL LIST...: the driver names of the entries of the lists for implementation
+# IMPL (sm4-ce, sm4-neon).
+drivers_of() {
+	local impl=$1 e
+	shift
+	# shellcheck disable=SC2068
+	for e in $@; do printf '%s-%s ' "${e##*:}" "$impl"; done
+}
+# check_served_all IMPL LIST...: each algorithm of the lists is served by IMPL's driver.
+check_served_all() {
+	local impl=$1 e
+	shift
+	# shellcheck disable=SC2068
+	for e in $@; do check_served "served.${e%%:*}" "${e%%:*}" "${e##*:}-$impl"; done
+}
+
 # Prints the driver that serves algorithm name $1: the highest-priority tested entry.
 serving_driver() {
 	awk -v alg="$1" '

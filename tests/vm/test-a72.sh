@@ -6,7 +6,7 @@
 # reads back; AF_ALG users keep getting right results while sm4-neon is unloaded and loaded;
 # the module parameter impl refuses a wrong name and forces a variant.
 
-NEON_DRIVERS="ecb-sm4-neon cbc-sm4-neon ctr-sm4-neon cts-cbc-sm4-neon xts-sm4-neon"
+NEON_DRIVERS=$(drivers_of sm4-neon $SKCIPHERS)
 
 XTS_KEY=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
 load_ours sm4-generic
@@ -32,12 +32,8 @@ if load_ours sm4-neon && load_ours sm4_kunit; then
 	for drv in $NEON_DRIVERS; do
 		check_selftest "$drv"
 	done
-	for pair in "sm4 sm4-generic" "ecb(sm4) ecb-sm4-neon" "cbc(sm4) cbc-sm4-neon" \
-		"cfb(sm4) cfb-sm4-neon" "ctr(sm4) ctr-sm4-neon" "cts(cbc(sm4)) cts-cbc-sm4-neon" \
-		"xts(sm4) xts-sm4-neon"; do
-		set -- $pair
-		check_served "served.$1" "$1" "$2"
-	done
+	check_served served.sm4 sm4 sm4-generic
+	check_served_all sm4-neon $SKCIPHERS $CFB
 	run_tcrypt_test 191 "ecb-cbc-ctr-xts(sm4-neon)" "ecb(sm4)=ecb-sm4-neon" \
 		"cbc(sm4)=cbc-sm4-neon" "ctr(sm4)=ctr-sm4-neon" "xts(sm4)=xts-sm4-neon"
 	run_tcrypt_test 59 "cts(cbc(sm4-neon))" "cts(cbc(sm4))=cts-cbc-sm4-neon"
