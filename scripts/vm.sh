@@ -45,7 +45,7 @@ for d in ${SM4RS_DISKS:-}; do disks_rev=("$d" ${disks_rev[@]+"${disks_rev[@]}"})
 # --- boot ------------------------------------------------------------------------------
 log="$work/console.log"
 qemu_vm_args "$cpu" "$kdir/arch/arm64/boot/Image" "$work/initramfs.cpio.gz" \
-	"console=ttyAMA0 rdinit=/init panic=-1 sm4rs.mode=$mode ${SM4RS_APPEND:-}" \
+	"console=ttyAMA0 rdinit=/init panic=-1 printk.time=1 sm4rs.mode=$mode ${SM4RS_APPEND:-}" \
 	${disks_rev[@]+"${disks_rev[@]}"} "$work/disk.img"
 set +e
 # shellcheck disable=SC2086
@@ -67,8 +67,11 @@ awk -v tag="$tag" -v qemu_rc="$qemu_rc" -v counts="${SM4RS_COUNTS:-/dev/null}" '
 		if (ok) { npass++; printf "PASS %s %s\n", tag, name }
 		else { nfail++; printf "FAIL %s %s%s\n", tag, name, (why != "" ? " (" why ")" : "") }
 	}
-	# Kernel timestamps (printk.time=1) are not part of the messages.
+	# Kernel timestamps (printk.time=1) are not part of the messages; the last one and the
+	# last line of the scenario say where a guest that did not finish was.
+	match($0, /^\[ *[0-9]+\.[0-9]+\] /) { stamp = substr($0, 2, RLENGTH - 3); sub(/^ */, "", stamp) }
 	{ sub(/^\[ *[0-9]+\.[0-9]+\] /, "") }
+	/^SM4RS-/ { last = substr($0, 1, 120) }
 	NR == 1 { first = $0 }
 	/Linux version [0-9]/ { booted = 1 }
 	/SM4RS-BEGIN/ { begun = 1 }
@@ -139,7 +142,8 @@ awk -v tag="$tag" -v qemu_rc="$qemu_rc" -v counts="${SM4RS_COUNTS:-/dev/null}" '
 				result(ran[l[i]] > 0, "kunit." l[i] ".ran", ran[l[i]] > 0 ? "" : "no case of this suite ran")
 		}
 		result(begun && ended, "vm.completed",
-			begun ? (ended ? "" : "guest did not finish (qemu exit " qemu_rc (qemu_rc == 124 ? ", timeout" : "") ")") : "guest never started")
+			begun ? (ended ? "" : "guest did not finish (qemu exit " qemu_rc (qemu_rc == 124 ? ", timeout" : "") \
+			"; last kernel time " stamp " s; last line: " last ")") : "guest never started")
 		# A log that was never written is not a clean log.
 		if (!booted) {
 			result(0, "kernel.log-clean", "no kernel log: the kernel never booted" (first != "" ? "; qemu said: " first : ""))

@@ -19,5 +19,5 @@ echo "SM4RS-TABLE-END"
 echo "SM4RS-TCRYPT-BEGIN"
 dmesg -c >/dev/null
 insmod /lib/modules/kernel/tcrypt.ko mode=218 sec=0 2>/dev/null
-dmesg -c | grep -E 'testing speed|cycles|tcrypt:' | sed 's/^tcrypt: //'
+dmesg -c | grep -E 'testing speed|cycles|tcrypt:' | sed 's/^\[[^]]*\] //; s/^tcrypt: //'
 echo "SM4RS-TCRYPT-END"
