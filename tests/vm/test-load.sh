@@ -10,8 +10,8 @@
 #   aead           sm4-ce-gcm and sm4-ce-ccm unloaded and loaded again under AF_ALG users
 #                  (AEADs among them), on every CPU at once, every allocation of an AEAD
 #                  request failing once; upstream's C sm4-ce-gcm and sm4-ce-ccm on sm4-ce's
-#                  exports; kTLS (the kernel's TLS selftest, its SM4 variants) on ours;
-#                  a test failing with ours must fail with upstream's too
+#                  exports; kTLS (the kernel's TLS selftest, its SM4 variants) on ours
+#                  and on upstream's, with the same verdicts
 #   bad input      AF_ALG errors for bad keys, IVs and lengths: the same as the kernel's
 #                  templates over the oracle give
 # The references are upstream's C SM4, registered by the test module (sm4_kunit), loaded

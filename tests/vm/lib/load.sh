@@ -1,0 +1,215 @@
+# SPDX-License-Identifier: GPL-2.0
+# --- load, unloading, faults, bad input -------------------------------------------------
+# The duration of the timed parts: sm4rs.secs=N on the kernel command line (make test-long
+# gives longer runs), default 8 s.
+load_secs() {
+	local s
+	s=$(sed -n 's/.*sm4rs\.secs=\([0-9]*\).*/\1/p' /proc/cmdline)
+	echo "${s:-8}"
+}
+
+# stress_start N SECS TAG: N AF_ALG users (afalg stress: random modes, keys, IVs and
+# lengths by algorithm name, each checked against the kernel's templates over the oracle
+# (sm4_kunit must be loaded) and decrypted back), for SECS seconds; stress_check TAG waits
+# for them and checks.
+stress_start() {
+	local i
+	for i in $(seq 1 "$1"); do
+		afalg stress "$2" "$(date +%s)$i" >/tmp/stress.$3.$i 2>&1 &
+	done
+}
+stress_check() {
+	local tag=$1 f ok=1 why= total=0 n
+	wait
+	for f in /tmp/stress.$tag.*; do
+		if ! grep -q '^stress [0-9]* ok 0 bad 0 errors$' "$f"; then
+			ok=0 why="$why $(head -n 3 "$f" | tr '\n' ' ')"
+		fi
+		n=$(sed -n 's/^stress \([0-9]*\) ok.*/\1/p' "$f")
+		total=$((total + ${n:-0}))
+	done
+	echo "SM4RS-INFO $tag: $total AF_ALG requests checked"
+	if [ $ok = 1 ] && [ $total -gt 0 ]; then pass "$tag.af_alg-users"; else fail "$tag.af_alg-users" "$why"; fi
+}
+
+# dm_worker SECS DEV TAG: writes and reads back patterns through a dm-crypt mapping of
+# xts(sm4) on DEV until SECS have passed; the result goes to /tmp/dmw.TAG.
+dm_worker() {
+	local end=$(($(date +%s) + $1)) dev=$2 tag=$3 n=0 bad=0 sectors
+	sectors=$(blockdev --getsz "$dev")
+	if ! dmsetup create --noudevsync sm4w --table "0 $sectors crypt capi:xts(sm4)-plain64 $XTS_KEY 0 $dev 0"; then
+		echo "bad dmsetup create" >/tmp/dmw.$tag
+		return
+	fi
+	# At least one round, however slow the machine.
+	while [ $n -eq 0 ] || [ "$(date +%s)" -lt $end ]; do
+		head -c 262144 /dev/urandom >/tmp/dmw.pat
+		dd if=/tmp/dmw.pat of=/dev/mapper/sm4w bs=4096 seek=$((n % 16 * 64)) conv=fsync 2>/dev/null
+		echo 1 >/proc/sys/vm/drop_caches
+		dd if=/dev/mapper/sm4w of=/tmp/dmw.back bs=4096 skip=$((n % 16 * 64)) count=64 2>/dev/null
+		cmp -s /tmp/dmw.pat /tmp/dmw.back || bad=$((bad + 1))
+		n=$((n + 1))
+	done
+	dmsetup remove --noudevsync sm4w
+	echo "done $n bad $bad" >/tmp/dmw.$tag
+}
+
+# fs_worker SECS DIR TAG: writes files of random sizes into DIR (fscrypt-encrypted) and
+# reads them back after dropping the caches, until SECS have passed.
+fs_worker() {
+	local end=$(($(date +%s) + $1)) dir=$2 tag=$3 n=0 bad=0 len
+	while [ $n -eq 0 ] || [ "$(date +%s)" -lt $end ]; do
+		len=$(($(head -c 4 /dev/urandom | od -An -tu4 | tr -d ' ') % 300000))
+		head -c $len /dev/urandom >/tmp/fsw.pat
+		cp /tmp/fsw.pat "$dir/w$((n % 8))"
+		sync
+		echo 1 >/proc/sys/vm/drop_caches
+		cmp -s /tmp/fsw.pat "$dir/w$((n % 8))" || bad=$((bad + 1))
+		n=$((n + 1))
+	done
+	echo "done $n bad $bad" >/tmp/fsw.$tag
+}
+
+worker_check() {
+	local name=$1 file=$2 what=$3
+	case $(cat "$file" 2>/dev/null) in
+	"done 0 "*) fail "$name" "no $what completed" ;;
+	"done "*" bad 0") pass "$name"; echo "SM4RS-INFO $name: $(cut -d' ' -f2 "$file") $what" ;;
+	*) fail "$name" "$(cat "$file" 2>/dev/null)" ;;
+	esac
+}
+
+# unload_loop SECS MODULE...: removes and loads MODULEs again and again for SECS seconds;
+# a refused rmmod (module busy: a user holds a transform) is retried at once, up to 100
+# times. Prints "<unloads> <refused>".
+unload_loop() {
+	local end=$(($(date +%s) + $1)) m unloads=0 refused=0 i
+	shift
+	while [ "$(date +%s)" -lt $end ]; do
+		for m in "$@"; do
+			i=0
+			while ! rmmod "$m" 2>/dev/null && [ $i -lt 100 ]; do
+				i=$((i + 1))
+			done
+			refused=$((refused + i))
+			if [ $i -lt 100 ]; then
+				unloads=$((unloads + 1))
+				sleep 0.2
+				insmod "/lib/modules/sm4rs/$m.ko" || echo "reload of $m failed" >&2
+			fi
+		done
+	done
+	echo "$unloads $refused"
+}
+
+# check_unload_under_load SECS TAG MODULE...: N AF_ALG users of every mode (by algorithm
+# name: while a module is out, the next driver serves) while MODULEs come and go; every
+# result must be right, each module must have been out at least once and be back at the end.
+check_unload_under_load() {
+	local secs=$1 tag=$2 r m
+	shift 2
+	stress_start 3 "$secs" "$tag"
+	r=$(unload_loop "$secs" "$@")
+	stress_check "$tag"
+	set -- $r "$@"
+	echo "SM4RS-INFO $tag: $1 unloads, $2 refused while busy"
+	if [ "$1" -gt 0 ]; then pass "$tag.unloaded"; else fail "$tag.unloaded" "no rmmod succeeded ($2 refused)"; fi
+	shift 2
+	for m in "$@"; do
+		grep -q "^$(echo "$m" | tr - _) " /proc/modules || insmod "/lib/modules/sm4rs/$m.ko"
+	done
+}
+
+# Fault injection: allocations of this task fail on request (/proc/self/fail-nth), for
+# sleeping allocations as well, and quietly.
+faults_setup() {
+	local d=/sys/kernel/debug
+	grep -q " $d " /proc/mounts || mount -t debugfs none $d
+	for f in failslab fail_page_alloc; do
+		[ -d $d/$f ] || return 1
+		echo N >$d/$f/ignore-gfp-wait
+		echo 0 >$d/$f/verbose
+	done
+	echo 0 >$d/fail_page_alloc/min-order
+}
+
+# check_faults_af_alg SUFFIX [MODE...]: every allocation of an AF_ALG request (socket,
+# transform, key, request) of each mode (default: all) of the drivers *SUFFIX fails once; each time the caller gets
+# either the right result or an error, and the next request works.
+check_faults_af_alg() {
+	local sfx=$1 m alg key iv len out
+	shift
+	for m in ${*:-ecb cbc cfb ctr cts-cbc xts}; do
+		alg=$m$sfx key=$AF_KEY iv=$AF_IV len=4100
+		case $m in
+		ecb) iv=- len=4096 ;;
+		cbc) len=4096 ;;
+		xts) key=$XTS_KEY ;;
+		esac
+		if out=$(afalg faults "$alg" "$key" "$iv" $len 2>&1); then
+			pass "faults.af_alg.$alg"
+			echo "SM4RS-INFO faults.af_alg.$alg: $out"
+		else
+			fail "faults.af_alg.$alg" "$out"
+		fi
+	done
+}
+
+# check_faults_dm CIPHER [MAXN]: each allocation of a dm-crypt table load of CIPHER (the
+# first MAXN: the transform and its key come first) fails once.
+check_faults_dm() {
+	local out key=$AF_KEY
+	case $1 in *xts*) key=$XTS_KEY ;; esac
+	if out=$(dmfault /dev/vda "$1" "$key" $2 2>&1); then
+		pass "faults.dm-crypt.$1"
+		echo "SM4RS-INFO faults.dm-crypt.$1: $out"
+	else
+		fail "faults.dm-crypt.$1" "$out"
+	fi
+}
+
+# check_errnos SUFFIX: bad input through AF_ALG (every key length 0..64, IVs of wrong
+# sizes, lengths that are not whole blocks or shorter than a block, zero length, 1-byte
+# pieces, equal XTS halves; both directions) gives from the drivers *SUFFIX exactly what
+# the kernel's templates over the oracle give (upstream's C SM4, registered by sm4_kunit: the
+# same error at the same step, or the same output). cfb has no kernel template any more:
+# cfb-sm4-oracle, CFB over the C block function, is the reference.
+check_errnos() {
+	local m ours ref keylen ivlen out
+	for m in ecb cbc cfb ctr cts-cbc xts; do
+		ours=$m$1 keylen=16 ivlen=16
+		case $m in
+		ecb) ref="ecb(sm4-oracle)" ivlen=-1 ;;
+		cbc) ref="cbc(sm4-oracle)" ;;
+		cfb) ref="cfb-sm4-oracle" ;;
+		ctr) ref="ctr(sm4-oracle)" ;;
+		cts-cbc) ref="cts(cbc(sm4-oracle))" ;;
+		xts) ref="xts(ecb(sm4-oracle))" keylen=32 ;;
+		esac
+		if out=$(afalg errcmp "$ours" "$ref" $keylen $ivlen 2>&1); then
+			pass "errno.$ours"
+			echo "SM4RS-INFO errno.$ours vs $ref: $out"
+		else
+			fail "errno.$ours" "$(echo "$out" | head -n 2 | tr '\n' ' ')"
+		fi
+	done
+}
+
+# kmemleak (kmemleak=on on the command line): after a scan, no object is reported leaked.
+check_kmemleak() {
+	local d=/sys/kernel/debug
+	grep -q " $d " /proc/mounts || mount -t debugfs none $d
+	if [ ! -w $d/kmemleak ]; then
+		fail "kmemleak" "kmemleak is not on (kmemleak=on on the command line)"
+		return
+	fi
+	# Objects younger than 5 s are not reported.
+	sleep 5
+	echo scan >$d/kmemleak
+	if grep -q unreferenced $d/kmemleak; then
+		fail "kmemleak" "$(grep -c unreferenced $d/kmemleak) objects leaked, the first: $(grep -A12 unreferenced $d/kmemleak | grep -m3 -E 'sm4|\[<' | tr -s ' ' | tr '\n' ' ')"
+		cat $d/kmemleak | head -n 40
+	else
+		pass "kmemleak"
+	fi
+}
