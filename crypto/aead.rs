@@ -288,7 +288,7 @@ pub struct Request<'a, Iv: Block> {
     _p: PhantomData<(&'a mut bindings::aead_request, Iv)>,
 }
 
-impl<Iv: Block> Request<'_, Iv> {
+impl<'a, Iv: Block> Request<'a, Iv> {
     /// The length of the associated data in bytes.
     pub fn assoc_len(&self) -> usize {
         // SAFETY: the request is valid by the type invariant.
@@ -319,6 +319,29 @@ impl<Iv: Block> Request<'_, Iv> {
     /// The right to use NEON outside a walk.
     pub fn simd(&mut self) -> &mut Simd {
         &mut self.simd
+    }
+
+    /// The associated data, if there is some and it lies in one scatterlist entry of the
+    /// source with a permanent mapping (as kTLS and IPsec send it); `None` otherwise. A driver
+    /// may then hash it in the NEON section of the text's first step instead of using
+    /// [`Request::for_each_ad`].
+    pub fn ad_in_one_piece(&self) -> Option<&'a [u8]> {
+        // SAFETY: the request is valid (type invariant).
+        let (sg, len) = unsafe { ((*self.req).src, (*self.req).assoclen) };
+        if len == 0 {
+            return None;
+        }
+        // SAFETY: the source of a valid request describes at least `assoclen` bytes; the
+        // helper only reads it.
+        let p = unsafe { bindings::sm4rs_sg_linear(sg, len) };
+        if p.is_null() {
+            return None;
+        }
+        // SAFETY: `len` bytes at `p` in the linear map are the request's associated data,
+        // which nothing writes while the request is ours: this type writes only the text and
+        // the tag, which lie after it in the same memory (in place) or in other memory (the
+        // API's distinct scatterlists do not overlap).
+        Some(unsafe { core::slice::from_raw_parts(p.cast::<u8>(), len as usize) })
     }
 
     /// Hands the associated data to `f` in order, in pieces of at most [`MAX_STEP`] bytes
@@ -409,7 +432,7 @@ impl<Iv: Block> Request<'_, Iv> {
         // bytes: `cryptlen`, less the tag when decrypting, after the associated data); the
         // request is ours; the steps get no IV (`[u8; 0]`).
         unsafe {
-            walk_span(
+            walk_span::<[u8; 0], true>(
                 &span,
                 &mut self.simd,
                 |w| {
@@ -427,6 +450,21 @@ impl<Iv: Block> Request<'_, Iv> {
     /// Writes the first [`Request::auth_size`] bytes of `tag` after the text in the
     /// destination (encryption).
     pub fn write_tag(&mut self, tag: &[u8; MAX_TAG]) {
+        // SAFETY: the request is valid (type invariant); `assoclen + text` does not overflow.
+        let (mut sg, mut off) = unsafe { ((*self.req).dst, (*self.req).assoclen + self.text) };
+        // SAFETY: the destination of an encryption describes `assoclen + cryptlen +
+        // authsize` bytes; the helper only reads it and writes the two locals.
+        let p = unsafe { bindings::sm4rs_sg_linear_at(&mut sg, &mut off, self.auth) };
+        if !p.is_null() {
+            // SAFETY: `auth <= MAX_TAG` bytes at `p` in the linear map are the tag's place in
+            // the destination (entry `sg`, from byte `off` of its data on), ours to write;
+            // the page is then flushed as the kernel's scatterlist copy does.
+            unsafe {
+                core::ptr::copy_nonoverlapping(tag.as_ptr(), p.cast::<u8>(), self.auth as usize);
+                bindings::sm4rs_sg_flush_dcache(sg, off, self.auth);
+            }
+            return;
+        }
         // SAFETY: the request is valid; its destination holds `assoclen + cryptlen +
         // authsize` bytes for an encryption; `tag` has `auth <= MAX_TAG` bytes and is only
         // read.
@@ -446,25 +484,28 @@ impl<Iv: Block> Request<'_, Iv> {
     /// differ.
     pub fn verify_tag(&mut self, tag: &[u8; MAX_TAG]) -> Result {
         let mut theirs = super::Secret::<MAX_TAG>::zeroed();
-        // SAFETY: the request is valid; for a decryption its source holds `assoclen +
-        // cryptlen` bytes, the tag being the last `auth` of them; `theirs` has room for
-        // `auth <= MAX_TAG` bytes.
-        unsafe {
-            bindings::sm4rs_sg_copy(
-                theirs.as_mut_ptr().cast(),
-                (*self.req).src,
-                (*self.req).assoclen + self.text,
-                self.auth,
-                0,
-            )
-        };
-        // SAFETY: both buffers are readable for `auth <= MAX_TAG` bytes.
+        // SAFETY: the request is valid (type invariant); `assoclen + text` does not overflow.
+        let (mut sg, mut off) = unsafe { ((*self.req).src, (*self.req).assoclen + self.text) };
+        // SAFETY: for a decryption the source describes `assoclen + cryptlen` bytes, the tag
+        // being the last `auth` of them; the helper only reads it and writes the two locals.
+        let mut p = unsafe { bindings::sm4rs_sg_linear_at(&mut sg, &mut off, self.auth) };
+        if p.is_null() {
+            // SAFETY: as above; `theirs` has room for `auth <= MAX_TAG` bytes.
+            unsafe {
+                bindings::sm4rs_sg_copy(
+                    theirs.as_mut_ptr().cast(),
+                    (*self.req).src,
+                    (*self.req).assoclen + self.text,
+                    self.auth,
+                    0,
+                )
+            };
+            p = theirs.as_mut_ptr().cast();
+        }
+        // SAFETY: both are readable for `auth <= MAX_TAG` bytes (the request's tag in the
+        // linear map, or its copy).
         let differ = unsafe {
-            bindings::sm4rs_crypto_memneq(
-                tag.as_ptr().cast(),
-                theirs.as_ptr().cast(),
-                self.auth as usize,
-            )
+            bindings::sm4rs_crypto_memneq(tag.as_ptr().cast(), p.cast_const(), self.auth as usize)
         };
         if differ {
             Err(ebadmsg())

@@ -127,6 +127,29 @@ static inline void *sm4rs_sg_linear(struct scatterlist *sg, unsigned int len)
 }
 
 /*
+ * The same for the len bytes from byte *offp on, in whichever entry holds them: on success,
+ * *sgp is that entry and *offp the bytes' offset in its data.
+ */
+static inline void *sm4rs_sg_linear_at(struct scatterlist **sgp, unsigned int *offp,
+				       unsigned int len)
+{
+	struct scatterlist *sg = *sgp;
+	unsigned int off = *offp;
+
+	while (sg && off >= sg->length) {
+		off -= sg->length;
+		sg = sg_next(sg);
+	}
+	if (!sg || sg->length - off < len)
+		return NULL;
+	if (IS_ENABLED(CONFIG_HIGHMEM) && PageHighMem(sg_page(sg)))
+		return NULL;
+	*sgp = sg;
+	*offp = off;
+	return sg_virt(sg) + off;
+}
+
+/*
  * The address in the kernel's linear map of the data of the scatterlist entry sg, and its
  * length in *len; NULL if it has no permanent mapping (highmem).
  */

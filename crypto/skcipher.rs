@@ -484,7 +484,7 @@ unsafe fn walk_request<Iv: Block>(
     // SAFETY: `span` describes the request's data, which is ours (caller); the walk is
     // started over the same request.
     unsafe {
-        walk_span(
+        walk_span::<Iv, false>(
             &span,
             simd,
             |w| bindings::skcipher_walk_virt(w, req, false),
@@ -529,7 +529,8 @@ impl Span {
 /// Runs a virtual walk over `span`, handing each step to `f`.
 ///
 /// Data whose source and destination each lie in the first entry of their scatterlist
-/// (dm-crypt's sectors, fscrypt's pages, most small requests) is walked over its addresses in
+/// (dm-crypt's sectors, fscrypt's pages, most small requests), or with `AT` in any one entry
+/// (an AEAD's text after its associated data's entry), is walked over its addresses in
 /// the kernel's linear map, without the kernel's walk, in steps of at most [`MAX_STEP`]
 /// bytes, as the walk would; its destination pages are then flushed as the walk does
 /// (`flush_dcache_page()`). Other data goes through the kernel's walk, which `start`
@@ -540,7 +541,7 @@ impl Span {
 /// `span` must describe data of a valid request that is not used elsewhere during the call,
 /// with an IV of `Iv::SIZE` bytes, non-NULL if that is not zero; `start` must start a virtual
 /// walk over exactly that data and IV in the walk it is given.
-pub(crate) unsafe fn walk_span<Iv: Block>(
+pub(crate) unsafe fn walk_span<Iv: Block, const AT: bool>(
     span: &Span,
     simd: &mut Simd,
     start: impl FnOnce(*mut bindings::skcipher_walk) -> c_int,
@@ -551,7 +552,14 @@ pub(crate) unsafe fn walk_span<Iv: Block>(
         return Ok(());
     }
     // SAFETY: as required (caller).
-    if let Some(lin) = unsafe { Linear::of(span) } {
+    let lin = unsafe {
+        if AT {
+            Linear::of_at(span)
+        } else {
+            Linear::of(span)
+        }
+    };
+    if let Some(lin) = lin {
         return lin.walk(simd, &mut f);
     }
     let mut walk = core::mem::MaybeUninit::<bindings::skcipher_walk>::uninit();
@@ -595,14 +603,14 @@ pub(crate) unsafe fn walk_span<Iv: Block>(
     to_result(err)
 }
 
-/// Data whose source and destination each lie in the first entry of their scatterlist, with
-/// a permanent mapping: walked over their addresses in the kernel's linear map.
+/// Data whose source and destination each lie in one entry of their scatterlist, with a
+/// permanent mapping: walked over their addresses in the kernel's linear map.
 ///
 /// # Invariants
 ///
 /// `src` is readable and `dst` writable for `len` bytes (the same memory, or disjoint) while
-/// the request is ours; `dst_sg`'s first entry holds `dst`, from byte `off` of it on; `iv` is
-/// the request's IV.
+/// the request is ours; the entry `dst_sg` holds `dst`, from byte `off` of its data on; `iv`
+/// is the request's IV.
 struct Linear {
     src: *const u8,
     dst: *mut u8,
@@ -647,6 +655,41 @@ impl Linear {
         })
     }
 
+    /// The same, for data in any one entry of each scatterlist (not only the first).
+    ///
+    /// # Safety
+    ///
+    /// As for [`walk_span`]; the result must not be used after the request.
+    unsafe fn of_at(span: &Span) -> Option<Self> {
+        let (mut src_sg, mut src_off) = (span.src, span.off);
+        // SAFETY: the scatterlists of a valid request describe at least `off + len` bytes;
+        // the helper only reads them and writes the two locals.
+        let src = unsafe { bindings::sm4rs_sg_linear_at(&mut src_sg, &mut src_off, span.len) };
+        let (dst, dst_sg, dst_off) = if span.dst == span.src {
+            (src, src_sg, src_off)
+        } else {
+            let (mut sg, mut off) = (span.dst, span.off);
+            // SAFETY: as above.
+            let p = unsafe { bindings::sm4rs_sg_linear_at(&mut sg, &mut off, span.len) };
+            (p, sg, off)
+        };
+        if src.is_null() || dst.is_null() {
+            return None;
+        }
+        // INVARIANT: the span's source and destination, `len` bytes each in the linear map
+        // in one entry each (`dst_sg`, from byte `off` of its data on), the same or (as the
+        // API requires of distinct scatterlists) disjoint.
+        Some(Self {
+            src: src.cast_const().cast::<u8>(),
+            dst: dst.cast::<u8>(),
+            len: span.len as usize,
+            dst_sg,
+            off: dst_off as usize,
+            iv: span.iv,
+            may_sleep: span.flags & bindings::CRYPTO_TFM_REQ_MAY_SLEEP != 0,
+        })
+    }
+
     /// Runs `f` on the `n` bytes from byte `at` on as one step (`at + n <= len`).
     fn step<Iv: Block, R>(
         &self,
@@ -667,7 +710,7 @@ impl Linear {
             _p: PhantomData,
         };
         let r = f(&mut step);
-        // SAFETY: `dst_sg`'s first entry holds the bytes just written (type invariant), at
+        // SAFETY: the entry `dst_sg` holds the bytes just written (type invariant), at
         // offsets below `off + len`, a `c_uint`.
         unsafe {
             bindings::sm4rs_sg_flush_dcache(self.dst_sg, (self.off + at) as c_uint, n as c_uint)

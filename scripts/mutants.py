@@ -110,6 +110,19 @@ MUTANTS = [
     ("aead-feed-partial", "lib/aead.rs",
      "            if self.fill < BLOCK_SIZE {\n                return;\n            }\n", "",
      "sm4_ce_gcm.*"),
+    ("aead-ad-with-text", "lib/aead.rs",
+     "            if let Some(a) = ad.take() {\n                c.ad(neon, a, true);\n"
+     "            }\n            let left",
+     "            let left", "sm4_ce_ccm.*"),
+    ("aead-tag-direct", "crypto/aead.rs",
+     "copy_nonoverlapping(tag.as_ptr(), p.cast::<u8>(), self.auth as usize);",
+     "copy_nonoverlapping(tag.as_ptr(), p.cast::<u8>(), self.auth as usize - 1);",
+     "sm4_ce_gcm.*"),
+    ("aead-verify-direct", "crypto/aead.rs",
+     "sm4rs_crypto_memneq(tag.as_ptr().cast(), p.cast_const(), self.auth as usize)",
+     "sm4rs_crypto_memneq(tag.as_ptr().cast(), p.cast_const(), 1)", "sm4_ce_ccm.*"),
+    ("sg-linear-offset", "crypto/bindings_helper.h", "return sg_virt(sg) + off;",
+     "return sg_virt(sg);", "sm4_ce_gcm.*"),
 ]
 
 

@@ -165,8 +165,12 @@ fn versus_reference(mode: &Mode) -> TestResult {
     let mut rng = Rng(0xae_ad00 ^ mode.iv_size as u64);
     let mut n = 0usize;
     for &ad in AD_LENS.iter() {
+        // As kTLS and tcrypt send them: the associated data in an entry of its own, the text
+        // and the tag in the next.
+        let own_entry = [ad.max(1), usize::MAX];
+        let ad_apart = [(&own_entry[..], false), (&own_entry[..], true)];
         for &len in TEXT_LENS.iter() {
-            for &layout in LAYOUTS.iter() {
+            for &layout in LAYOUTS.iter().chain(ad_apart.iter()) {
                 // 1-byte pieces: only short requests (each piece is a scatterlist entry).
                 if layout.0 == [1] && ad + len > 300 {
                     continue;
