@@ -62,6 +62,26 @@ mod asm {
             ctr: *mut u8,
             mac: *mut u8,
         );
+        pub(super) fn sm4rs_ce_ccm_short_enc(
+            rk: *const u32,
+            dst: *mut u8,
+            src: *const u8,
+            len: c_uint,
+            ad: *const u8,
+            ad_len: c_uint,
+            b0_a0: *const u8,
+            tag: *mut u8,
+        );
+        pub(super) fn sm4rs_ce_ccm_short_dec(
+            rk: *const u32,
+            dst: *mut u8,
+            src: *const u8,
+            len: c_uint,
+            ad: *const u8,
+            ad_len: c_uint,
+            b0_a0: *const u8,
+            tag: *mut u8,
+        );
         pub(super) fn sm4rs_ce_ccm_dec(
             rk: *const u32,
             dst: *mut u8,
@@ -80,12 +100,13 @@ type Block = [u8; BLOCK_SIZE];
 const IV_SIZE: usize = 16;
 
 /// The state of one request between NEON sections.
+#[repr(C)]
 struct Ccm<'a> {
-    rk: &'a RoundKeys,
     /// B0 until the first section, then the CBC-MAC so far.
     mac: Block,
-    /// The counter block of the next keystream block.
+    /// The counter block of the next keystream block (A0 until the first section).
     ctr: Block,
+    rk: &'a RoundKeys,
     /// S0 = E(A0), which masks the tag.
     s0: Secret<BLOCK_SIZE>,
     /// The associated data, after its encoded length.
@@ -146,6 +167,41 @@ impl<'a> Ccm<'a> {
         // SAFETY: as required of the caller; the schedule is 32 words, the MAC 16 bytes.
         unsafe { asm::sm4rs_ce_ccm_mac(rk, mac, p, n) };
     }
+}
+
+// The one-call cores take B0 and A0 as 32 bytes.
+const _: () = assert!(core::mem::offset_of!(Ccm<'_>, ctr) == BLOCK_SIZE);
+
+/// A whole request in one call of the core, in one NEON section, when it lies in the
+/// kernel's linear map in one piece (text at most a page, associated data at most
+/// [`aead_mode::AD_WITH_TEXT_MAX`] bytes, so its encoded length has two bytes; see
+/// [`Request::in_one_piece`]), from the request's unstarted state `c`. `None` if it does
+/// not (or NEON may not be used), the request untouched.
+fn one_call(c: &Ccm<'_>, req: &mut Request<'_, [u8; IV_SIZE]>) -> Option<Result> {
+    let mut one = req.in_one_piece(aead_mode::AD_WITH_TEXT_MAX)?;
+    let (dst, src, len) = (one.dst(), one.src(), one.len() as c_uint);
+    let (ad, ad_len) = (one.ad().as_ptr(), one.ad().len() as c_uint);
+    let (rk, b0_a0, decrypt) = (c.rk.as_ptr(), c.mac.as_ptr(), c.decrypt);
+    let mut tag = [0u8; MAX_TAG];
+    let t = tag.as_mut_ptr();
+    one.neon(|_| {
+        // SAFETY: NEON is on (the token); the schedule is 32 words; `len` bytes at `src`
+        // and `dst` (equal or disjoint), `ad_len < 0xff00` at `ad`, B0 and A0 in 32 bytes
+        // (the `repr(C)` layout, asserted), and the 16-byte tag buffer.
+        unsafe {
+            if decrypt {
+                asm::sm4rs_ce_ccm_short_dec(rk, dst, src, len, ad, ad_len, b0_a0, t)
+            } else {
+                asm::sm4rs_ce_ccm_short_enc(rk, dst, src, len, ad, ad_len, b0_a0, t)
+            }
+        }
+    })?;
+    Some(if decrypt {
+        one.verify_tag(&tag)
+    } else {
+        one.write_tag(&tag);
+        Ok(())
+    })
 }
 
 impl Chain for Ccm<'_> {
@@ -245,13 +301,21 @@ impl Aead for CcmSm4Ce {
     }
 
     fn encrypt(ctx: &RoundKeys, req: &mut Request<'_, [u8; IV_SIZE]>) -> Result {
-        let tag = aead_mode::run(&mut Ccm::new(ctx, req, false)?, req)?;
+        let mut c = Ccm::new(ctx, req, false)?;
+        if let Some(r) = one_call(&c, req) {
+            return r;
+        }
+        let tag = aead_mode::run(&mut c, req)?;
         req.write_tag(&tag);
         Ok(())
     }
 
     fn decrypt(ctx: &RoundKeys, req: &mut Request<'_, [u8; IV_SIZE]>) -> Result {
-        let tag = aead_mode::run(&mut Ccm::new(ctx, req, true)?, req)?;
+        let mut c = Ccm::new(ctx, req, true)?;
+        if let Some(r) = one_call(&c, req) {
+            return r;
+        }
+        let tag = aead_mode::run(&mut c, req)?;
         req.verify_tag(&tag)
     }
 }

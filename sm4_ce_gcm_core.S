@@ -21,11 +21,15 @@
  * big-endian words in lanes 0-3, so lane 3 is GCM's 32-bit counter as an integer, which a
  * general register increments (inc32: modulo 2^32) and `mov` puts in place.
  *
- * Registers (AAPCS64): x0-x6 arguments, x9-x10 scratch; v0-v3 counter blocks/keystream,
- * v4-v7 data, v8-v11 H^1-H^4 and v12-v13 their Karatsuba halves (v8-v15 low halves are
- * callee-saved: spilled), v14 the counter block, v15 zero, v16-v18 the product sums
- * (lo, mid, hi), v19-v20 scratch, v21 the hash X, v22 the reduction constant, v23 the
- * byte reversal, v24-v31 the round keys.
+ * A request short enough for one NEON section is done by one call (sm4rs_ce_gcm_short_enc,
+ * _dec: E(J0), the associated data, the text, the lengths block and the tag), longer ones
+ * by the per-piece functions; both share the block loops below.
+ *
+ * Registers (AAPCS64): x0-x7 arguments, x9-x10 scratch (x11-x17 in the one-call functions);
+ * v0-v3 counter blocks/keystream, v4-v7 data, v8-v11 H^1-H^4 and v12-v13 their Karatsuba
+ * halves (v8-v15 low halves are callee-saved: spilled), v14 the counter block, v15 zero,
+ * v16-v18 the product sums (lo, mid, hi), v19-v20 scratch, v21 the hash X, v22 the
+ * reduction constant, v23 the byte reversal, v24-v31 the round keys.
  */
 
 #include <linux/linkage.h>
@@ -171,6 +175,33 @@
 	ghash_reduce
 	.endm
 
+	/* X <- GHASH_H(X, the NBLK whole blocks at SRC); SRC advanced, NBLK 0. */
+	.macro	ghash_blocks, id
+.Lghash\id\()_loop4:
+	cmp	NBLK, #4
+	b.lo	.Lghash\id\()_tail
+	ld1	{v4.16b-v7.16b}, [SRC], #64
+	rbit4	v4, v5, v6, v7
+	ghash4	v4, v5, v6, v7
+	sub	NBLK, NBLK, #4
+	b	.Lghash\id\()_loop4
+.Lghash\id\()_tail:
+	cbz	NBLK, .Lghash\id\()_done
+	ld1	{v4.16b}, [SRC], #16
+	rbit	v4.16b, v4.16b
+	ghash1	v4
+	sub	NBLK, NBLK, #1
+	b	.Lghash\id\()_tail
+.Lghash\id\()_done:
+	.endm
+
+	.macro	rbit4, a0, a1, a2, a3
+	rbit	\a0\().16b, \a0\().16b
+	rbit	\a1\().16b, \a1\().16b
+	rbit	\a2\().16b, \a2\().16b
+	rbit	\a3\().16b, \a3\().16b
+	.endm
+
 /*
  * void sm4rs_ce_gcm_init(const u32 rk[32], u8 htable[64]);
  *
@@ -231,25 +262,7 @@ SYM_FUNC_START(sm4rs_ce_ghash)
 	ghash_setup x0
 	ld1	{X.16b}, [x1]
 	rbit	X.16b, X.16b
-.Lghash_loop4:
-	cmp	NBLK, #4
-	b.lo	.Lghash_tail
-	ld1	{v4.16b-v7.16b}, [SRC], #64
-	rbit	v4.16b, v4.16b
-	rbit	v5.16b, v5.16b
-	rbit	v6.16b, v6.16b
-	rbit	v7.16b, v7.16b
-	ghash4	v4, v5, v6, v7
-	sub	NBLK, NBLK, #4
-	b	.Lghash_loop4
-.Lghash_tail:
-	cbz	NBLK, .Lghash_done
-	ld1	{v4.16b}, [SRC], #16
-	rbit	v4.16b, v4.16b
-	ghash1	v4
-	sub	NBLK, NBLK, #1
-	b	.Lghash_tail
-.Lghash_done:
+	ghash_blocks g
 	rbit	X.16b, X.16b
 	st1	{X.16b}, [x1]
 	restore_v8_v15
@@ -288,13 +301,6 @@ SYM_FUNC_END(sm4rs_ce_ghash)
 	tbl	v3.16b, {v3.16b}, BSWAP.16b
 	.endm
 
-	.macro	rbit4, a0, a1, a2, a3
-	rbit	\a0\().16b, \a0\().16b
-	rbit	\a1\().16b, \a1\().16b
-	rbit	\a2\().16b, \a2\().16b
-	rbit	\a3\().16b, \a3\().16b
-	.endm
-
 	.macro	next_ctr4
 	next_ctr v0
 	next_ctr v1
@@ -314,12 +320,60 @@ SYM_FUNC_END(sm4rs_ce_ghash)
 	.endm
 
 	/*
-	 * The blocks left (fewer than four) one at a time, then the counter and the hash
-	 * stored back. \enc: the hash is of the output (else of the input).
+	 * The NBLK blocks at SRC in counter mode from CTRB/COUNT to DST, their hash (of the
+	 * output with \enc, else of the input) into X: four per iteration, then one at a time.
+	 * SRC and DST advanced, NBLK 0.
 	 */
-	.macro	gcm_tail_and_leave, enc
-.Lgcm\enc\()_tail:
-	cbz	NBLK, .Lgcm\enc\()_done
+	.macro	gcm_blocks, id, enc
+	.if	\enc
+	/*
+	 * The hash of the ciphertext of one iteration (kept bit-reflected in v4-v7) runs
+	 * under the rounds of the next, and after the last.
+	 */
+	cmp	NBLK, #4
+	b.lo	.Lgcm\id\()_tail
+	next_ctr4
+	sm4_rounds4
+	b	.Lgcm\id\()_xor
+.Lgcm\id\()_loop4:
+	cmp	NBLK, #4
+	b.lo	.Lgcm\id\()_drain
+	next_ctr4
+	rounds4_ghash4 v4, v5, v6, v7
+.Lgcm\id\()_xor:
+	tbl4
+	ld1	{v4.16b-v7.16b}, [SRC], #64
+	eor	v4.16b, v4.16b, v0.16b
+	eor	v5.16b, v5.16b, v1.16b
+	eor	v6.16b, v6.16b, v2.16b
+	eor	v7.16b, v7.16b, v3.16b
+	st1	{v4.16b-v7.16b}, [DST], #64
+	rbit4	v4, v5, v6, v7
+	sub	NBLK, NBLK, #4
+	b	.Lgcm\id\()_loop4
+.Lgcm\id\()_drain:
+	ghash4	v4, v5, v6, v7
+	.else
+	/* The hash of the input under the rounds of the same four blocks. */
+.Lgcm\id\()_loop4:
+	cmp	NBLK, #4
+	b.lo	.Lgcm\id\()_tail
+	ld1	{v4.16b-v7.16b}, [SRC]
+	next_ctr4
+	rbit4	v4, v5, v6, v7
+	rounds4_ghash4 v4, v5, v6, v7
+	tbl4
+	ld1	{v4.16b-v7.16b}, [SRC], #64	/* the input again, for the XOR */
+	eor	v0.16b, v0.16b, v4.16b
+	eor	v1.16b, v1.16b, v5.16b
+	eor	v2.16b, v2.16b, v6.16b
+	eor	v3.16b, v3.16b, v7.16b
+	st1	{v0.16b-v3.16b}, [DST], #64
+	sub	NBLK, NBLK, #4
+	b	.Lgcm\id\()_loop4
+	.endif
+.Lgcm\id\()_tail:
+	cbz	NBLK, .Lgcm\id\()_done
 	next_ctr v0
 	sm4_rounds1 v0
 	tbl	v0.16b, {v0.16b}, BSWAP.16b
@@ -334,8 +388,12 @@ SYM_FUNC_END(sm4rs_ce_ghash)
 	ghash1	v4
 	.endif
 	sub	NBLK, NBLK, #1
-	b	.Lgcm\enc\()_tail
-.Lgcm\enc\()_done:
+	b	.Lgcm\id\()_tail
+.Lgcm\id\()_done:
+	.endm
+
+	/* The counter and the hash stored back; returns. */
+	.macro	gcm_leave
 	store_ctr CTR
 	rbit	X.16b, X.16b
 	st1	{X.16b}, [XP]
@@ -353,34 +411,8 @@ SYM_FUNC_END(sm4rs_ce_ghash)
 SYM_FUNC_START(sm4rs_ce_gcm_enc)
 	cbz	NBLK, .Lgcm_enc_ret
 	gcm_enter
-	/*
-	 * Four blocks per iteration; the hash of the ciphertext of one iteration (kept
-	 * bit-reflected in v4-v7) runs under the rounds of the next, and after the last.
-	 */
-	cmp	NBLK, #4
-	b.lo	.Lgcm1_tail
-	next_ctr4
-	sm4_rounds4
-	b	.Lgcm1_xor
-.Lgcm1_loop4:
-	cmp	NBLK, #4
-	b.lo	.Lgcm1_drain
-	next_ctr4
-	rounds4_ghash4 v4, v5, v6, v7
-.Lgcm1_xor:
-	tbl4
-	ld1	{v4.16b-v7.16b}, [SRC], #64
-	eor	v4.16b, v4.16b, v0.16b
-	eor	v5.16b, v5.16b, v1.16b
-	eor	v6.16b, v6.16b, v2.16b
-	eor	v7.16b, v7.16b, v3.16b
-	st1	{v4.16b-v7.16b}, [DST], #64
-	rbit4	v4, v5, v6, v7
-	sub	NBLK, NBLK, #4
-	b	.Lgcm1_loop4
-.Lgcm1_drain:
-	ghash4	v4, v5, v6, v7
-	gcm_tail_and_leave 1
+	gcm_blocks e, 1
+	gcm_leave
 .Lgcm_enc_ret:
 	ret
 SYM_FUNC_END(sm4rs_ce_gcm_enc)
@@ -394,27 +426,106 @@ SYM_FUNC_END(sm4rs_ce_gcm_enc)
 SYM_FUNC_START(sm4rs_ce_gcm_dec)
 	cbz	NBLK, .Lgcm_dec_ret
 	gcm_enter
-	/* Four blocks per iteration, the hash of their input under their rounds. */
-.Lgcm0_loop4:
-	cmp	NBLK, #4
-	b.lo	.Lgcm0_tail
-	ld1	{v4.16b-v7.16b}, [SRC]
-	next_ctr4
-	rbit4	v4, v5, v6, v7
-	rounds4_ghash4 v4, v5, v6, v7
-	tbl4
-	ld1	{v4.16b-v7.16b}, [SRC], #64	/* the input again, for the XOR */
-	eor	v0.16b, v0.16b, v4.16b
-	eor	v1.16b, v1.16b, v5.16b
-	eor	v2.16b, v2.16b, v6.16b
-	eor	v3.16b, v3.16b, v7.16b
-	st1	{v0.16b-v3.16b}, [DST], #64
-	sub	NBLK, NBLK, #4
-	b	.Lgcm0_loop4
-	gcm_tail_and_leave 0
+	gcm_blocks d, 0
+	gcm_leave
 .Lgcm_dec_ret:
 	ret
 SYM_FUNC_END(sm4rs_ce_gcm_dec)
+
+	/*
+	 * A whole request (see sm4rs_ce_gcm_short_enc); \enc: encryption. Registers beyond
+	 * the arguments': x11 the hash table, w12 the text's length, w13 the associated
+	 * data's, x14 the text's source, w9 a partial block's length.
+	 */
+	.macro	gcm_short, id, enc
+	save_v8_v15
+	add	x11, RK, #128
+	load_round_keys
+	ghash_setup x11
+	load_perm BSWAP, .Lgcm_bswap128
+	movi	X.2d, #0
+	/* J0 = IV || 0^31 || 1; its encryption parked in the tag's buffer. */
+	ldr	d14, [x6]
+	add	x9, x6, #8
+	ld1	{CTRB.s}[2], [x9]
+	rev32	CTRB.16b, CTRB.16b
+	mov	COUNT, #1
+	next_ctr v0
+	sm4_rounds1 v0
+	tbl	v0.16b, {v0.16b}, BSWAP.16b
+	st1	{v0.16b}, [x7]
+	/* The associated data: whole blocks, then a partial one padded with zeros. */
+	mov	w12, NBLK
+	mov	w13, w5
+	mov	x14, SRC
+	mov	SRC, x4
+	lsr	NBLK, w13, #4
+	ghash_blocks \id
+	ands	w9, w13, #15
+	b.eq	.Lgcms\id\()_text
+	load_partial 4, SRC, w9
+	rbit	v4.16b, v4.16b
+	ghash1	v4
+.Lgcms\id\()_text:
+	/* The text: whole blocks, then a partial one. */
+	mov	SRC, x14
+	lsr	NBLK, w12, #4
+	gcm_blocks \id, \enc
+	ands	w9, w12, #15
+	b.eq	.Lgcms\id\()_lens
+	next_ctr v0
+	sm4_rounds1 v0
+	tbl	v0.16b, {v0.16b}, BSWAP.16b
+	load_partial 4, SRC, w9
+	eor	v0.16b, v0.16b, v4.16b
+	store_partial 0, DST, w9
+	.if	\enc
+	load_partial 4, DST, w9			/* the ciphertext, padded with zeros */
+	.endif
+	rbit	v4.16b, v4.16b
+	ghash1	v4
+.Lgcms\id\()_lens:
+	/* The lengths block: both lengths in bits, big-endian 64-bit. */
+	lsl	x9, x13, #3
+	lsl	x10, x12, #3
+	rev	x9, x9
+	rev	x10, x10
+	fmov	d4, x9
+	mov	v4.d[1], x10
+	rbit	v4.16b, v4.16b
+	ghash1	v4
+	/* The tag: the hash masked with E(J0). */
+	rbit	X.16b, X.16b
+	ld1	{v0.16b}, [x7]
+	eor	v0.16b, v0.16b, X.16b
+	st1	{v0.16b}, [x7]
+	restore_v8_v15
+	ret
+	.endm
+
+/*
+ * void sm4rs_ce_gcm_short_enc(const u32 key[64], u8 *dst, const u8 *src, unsigned int len,
+ *			       const u8 *ad, unsigned int adlen, const u8 iv[12], u8 tag[16]);
+ *
+ * A whole GCM encryption in one call: key is the encryption schedule (32 words) followed
+ * by the hash table of sm4rs_ce_gcm_init (64 bytes); the len bytes at src encrypted to
+ * dst (the same or disjoint), the adlen bytes at ad and the ciphertext authenticated, and
+ * the full 16-byte tag written to tag. For requests short enough for one NEON section.
+ */
+SYM_FUNC_START(sm4rs_ce_gcm_short_enc)
+	gcm_short se, 1
+SYM_FUNC_END(sm4rs_ce_gcm_short_enc)
+
+/*
+ * void sm4rs_ce_gcm_short_dec(const u32 key[64], u8 *dst, const u8 *src, unsigned int len,
+ *			       const u8 *ad, unsigned int adlen, const u8 iv[12], u8 tag[16]);
+ *
+ * As sm4rs_ce_gcm_short_enc for a decryption: the ciphertext at src authenticated and
+ * decrypted to dst; tag gets the tag computed, for the caller to compare.
+ */
+SYM_FUNC_START(sm4rs_ce_gcm_short_dec)
+	gcm_short sd, 0
+SYM_FUNC_END(sm4rs_ce_gcm_short_dec)
 
 	.section ".rodata", "a"
 	.align	4

@@ -61,6 +61,26 @@ mod asm {
             x: *mut u8,
             htable: *const u8,
         );
+        pub(super) fn sm4rs_ce_gcm_short_enc(
+            key: *const u32,
+            dst: *mut u8,
+            src: *const u8,
+            len: c_uint,
+            ad: *const u8,
+            ad_len: c_uint,
+            iv: *const u8,
+            tag: *mut u8,
+        );
+        pub(super) fn sm4rs_ce_gcm_short_dec(
+            key: *const u32,
+            dst: *mut u8,
+            src: *const u8,
+            len: c_uint,
+            ad: *const u8,
+            ad_len: c_uint,
+            iv: *const u8,
+            tag: *mut u8,
+        );
         pub(super) fn sm4rs_ce_gcm_dec(
             rk: *const u32,
             dst: *mut u8,
@@ -126,11 +146,50 @@ fn gf_mul(a: u128, b: u128) -> u128 {
 }
 
 /// A transform's key: the encryption schedule and the hash key (wiped when dropped, with the
-/// rest of the context).
+/// rest of the context); one block of memory for the one-call cores, the table after the
+/// schedule.
 #[derive(Default)]
+#[repr(C)]
 struct GcmKey {
     rk: RoundKeys,
     h: HashKey,
+}
+
+const _: () = assert!(core::mem::offset_of!(GcmKey, h) == 128);
+
+/// A whole request in one call of the core, in one NEON section, when it lies in the
+/// kernel's linear map in one piece (text at most a page, associated data at most
+/// [`aead_mode::AD_WITH_TEXT_MAX`] bytes; see [`Request::in_one_piece`]). `None` if
+/// it does not (or NEON may not be used), the request untouched.
+fn one_call(ctx: &GcmKey, req: &mut Request<'_, [u8; IV_SIZE]>, decrypt: bool) -> Option<Result> {
+    let mut one = req.in_one_piece(aead_mode::AD_WITH_TEXT_MAX)?;
+    let (dst, src, len) = (one.dst(), one.src(), one.len() as c_uint);
+    let (ad, ad_len, iv) = (
+        one.ad().as_ptr(),
+        one.ad().len() as c_uint,
+        one.iv().as_ptr(),
+    );
+    let key = core::ptr::from_ref(ctx).cast::<u32>();
+    let mut tag = [0u8; MAX_TAG];
+    let t = tag.as_mut_ptr();
+    one.neon(|_| {
+        // SAFETY: NEON is on (the token); `key` is the schedule followed by the table (the
+        // `repr(C)` layout, asserted); `len` bytes at `src` and `dst` (equal or disjoint),
+        // `ad_len` at `ad`, the 12-byte IV, and the 16-byte tag buffer.
+        unsafe {
+            if decrypt {
+                asm::sm4rs_ce_gcm_short_dec(key, dst, src, len, ad, ad_len, iv, t)
+            } else {
+                asm::sm4rs_ce_gcm_short_enc(key, dst, src, len, ad, ad_len, iv, t)
+            }
+        }
+    })?;
+    Some(if decrypt {
+        one.verify_tag(&tag)
+    } else {
+        one.write_tag(&tag);
+        Ok(())
+    })
 }
 
 /// The state of one request between NEON sections.
@@ -288,12 +347,18 @@ impl Aead for GcmSm4Ce {
     }
 
     fn encrypt(ctx: &GcmKey, req: &mut Request<'_, [u8; IV_SIZE]>) -> Result {
+        if let Some(r) = one_call(ctx, req, false) {
+            return r;
+        }
         let tag = aead_mode::run(&mut Gcm::new(ctx, req, false), req)?;
         req.write_tag(&tag);
         Ok(())
     }
 
     fn decrypt(ctx: &GcmKey, req: &mut Request<'_, [u8; IV_SIZE]>) -> Result {
+        if let Some(r) = one_call(ctx, req, true) {
+            return r;
+        }
         let tag = aead_mode::run(&mut Gcm::new(ctx, req, true), req)?;
         req.verify_tag(&tag)
     }

@@ -513,4 +513,189 @@ impl<'a, Iv: Block> Request<'a, Iv> {
             Ok(())
         }
     }
+    /// The whole request in the kernel's linear map, if its text is at most [`MAX_STEP`]
+    /// bytes (a page) and its associated data at most `max_ad` bytes, the
+    /// associated data lies in the source's first entry and the text (with the tag after
+    /// it, where the tag is: the destination of an encryption, the source of a decryption)
+    /// in one entry each, all with a permanent mapping: what kTLS, IPsec and most short
+    /// requests send. A driver may then do the whole request in one NEON section
+    /// ([`OnePiece::neon`]) and end it with [`OnePiece::write_tag`] or
+    /// [`OnePiece::verify_tag`]; `None` otherwise (use [`Request::walk`] and the rest).
+    pub fn in_one_piece(&mut self, max_ad: usize) -> Option<OnePiece<'_, Iv>> {
+        let (text, auth) = (self.text, self.auth);
+        if text as usize > MAX_STEP {
+            return None;
+        }
+        // SAFETY: the request is valid (type invariant).
+        let (src_sg, dst_sg, ad_len) =
+            unsafe { ((*self.req).src, (*self.req).dst, (*self.req).assoclen) };
+        if ad_len as usize > max_ad {
+            return None;
+        }
+        let ad = if ad_len == 0 {
+            &[][..]
+        } else {
+            // SAFETY: the source of a valid request describes at least `assoclen` bytes;
+            // the helper only reads it.
+            let p = unsafe { bindings::sm4rs_sg_linear(src_sg, ad_len) };
+            if p.is_null() {
+                return None;
+            }
+            // SAFETY: `ad_len` bytes at `p` in the linear map are the request's associated
+            // data, which nothing writes while the request is ours (as in
+            // `ad_in_one_piece`).
+            unsafe { core::slice::from_raw_parts(p.cast_const().cast::<u8>(), ad_len as usize) }
+        };
+        // The text and the tag after it, in the scatterlist that holds the tag.
+        let (tag_sg, other_sg) = if self.decrypt {
+            (src_sg, dst_sg)
+        } else {
+            (dst_sg, src_sg)
+        };
+        let (mut sg, mut off) = (tag_sg, ad_len);
+        // SAFETY: the scatterlist holding the tag describes `assoclen + text + auth` bytes
+        // (`text + auth` does not overflow: the text is at most a page, the tag at most
+        // `MAX_TAG`); the helper only reads it and writes the two locals.
+        let with_tag = unsafe { bindings::sm4rs_sg_linear_at(&mut sg, &mut off, text + auth) };
+        if with_tag.is_null() {
+            return None;
+        }
+        let other = if other_sg == tag_sg || text == 0 {
+            with_tag
+        } else {
+            let (mut osg, mut ooff) = (other_sg, ad_len);
+            // SAFETY: the other scatterlist describes at least `assoclen + text` bytes; as
+            // above.
+            let p = unsafe { bindings::sm4rs_sg_linear_at(&mut osg, &mut ooff, text) };
+            if p.is_null() {
+                return None;
+            }
+            if self.decrypt {
+                // The destination's entry, for the flush (an encryption's is the tag's).
+                (sg, off) = (osg, ooff);
+            }
+            p
+        };
+        let (src, dst) = if self.decrypt {
+            (with_tag, other)
+        } else {
+            (other, with_tag)
+        };
+        // INVARIANT: the text's source and destination in the linear map, the same memory
+        // or (as the API requires of distinct scatterlists) disjoint; the tag's place after
+        // the text in the destination (encryption) or source (decryption); `sg`/`off` the
+        // destination's entry and the text's offset in it.
+        Some(OnePiece {
+            // SAFETY: the request is valid (type invariant).
+            iv: unsafe { (*self.req).iv.cast_const() },
+            ad,
+            src: src.cast_const().cast::<u8>(),
+            dst: dst.cast::<u8>(),
+            tag: with_tag.cast::<u8>().wrapping_add(text as usize),
+            len: text,
+            auth,
+            dst_sg: sg,
+            dst_off: off,
+            simd: &mut self.simd,
+            _p: PhantomData,
+        })
+    }
+}
+
+/// A request in the kernel's linear map (see [`Request::in_one_piece`]).
+///
+/// # Invariants
+///
+/// `iv` is the request's IV (as [`Request`]'s); `ad` is the request's associated data;
+/// `src` is readable and `dst` writable for `len` bytes (the same memory, or disjoint), the
+/// request's text; `tag` is the place of the request's `auth`-byte tag (in the destination
+/// for an encryption, writable; in the source for a decryption); the destination's text
+/// lies in entry `dst_sg` from byte `dst_off` of its data on, followed there by the tag for
+/// an encryption; `simd` is the request's right to use NEON.
+pub struct OnePiece<'a, Iv: Block> {
+    iv: *const u8,
+    ad: &'a [u8],
+    src: *const u8,
+    dst: *mut u8,
+    tag: *mut u8,
+    len: c_uint,
+    auth: c_uint,
+    dst_sg: *mut bindings::scatterlist,
+    dst_off: c_uint,
+    simd: &'a mut Simd,
+    _p: PhantomData<&'a Iv>,
+}
+
+impl<Iv: Block> OnePiece<'_, Iv> {
+    /// The request's IV.
+    pub fn iv(&self) -> &Iv {
+        if Iv::SIZE == 0 {
+            // SAFETY: `Iv` is zero-sized, so any non-null, aligned pointer is valid for it.
+            return unsafe { core::ptr::NonNull::<Iv>::dangling().as_ref() };
+        }
+        // SAFETY: the IV is non-NULL with `Iv::SIZE` bytes (the request's invariant); `Iv`
+        // is a byte array, so any address is aligned for it.
+        unsafe { &*self.iv.cast::<Iv>() }
+    }
+
+    /// The associated data.
+    pub fn ad(&self) -> &[u8] {
+        self.ad
+    }
+
+    /// The text's source, readable for [`OnePiece::len`] bytes.
+    pub fn src(&self) -> *const u8 {
+        self.src
+    }
+
+    /// The text's destination, writable for [`OnePiece::len`] bytes (equal to
+    /// [`OnePiece::src`] or disjoint).
+    pub fn dst(&self) -> *mut u8 {
+        self.dst
+    }
+
+    /// The length of the text in bytes.
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Runs `f` in a NEON section; `None` where NEON may not be used.
+    pub fn neon<R>(&mut self, f: impl FnOnce(&super::simd::Neon) -> R) -> Option<R> {
+        self.simd.neon(f)
+    }
+
+    /// Ends an encryption: the first `auth` bytes of `tag` written after the text, and the
+    /// destination's pages flushed as the kernel's walk and scatterlist copy do.
+    pub fn write_tag(self, tag: &[u8; MAX_TAG]) {
+        // SAFETY: `tag` is the tag's place in the destination, `auth <= MAX_TAG` bytes
+        // (type invariant); the entry `dst_sg` holds the text and the tag from `dst_off`
+        // on, offsets below `assoclen + cryptlen + authsize`, a `c_uint`.
+        unsafe {
+            core::ptr::copy_nonoverlapping(tag.as_ptr(), self.tag, self.auth as usize);
+            bindings::sm4rs_sg_flush_dcache(self.dst_sg, self.dst_off, self.len + self.auth);
+        }
+    }
+
+    /// Ends a decryption: the destination's pages flushed, and `EBADMSG` unless the first
+    /// `auth` bytes of `tag` match the request's (compared with `crypto_memneq()`).
+    pub fn verify_tag(self, tag: &[u8; MAX_TAG]) -> Result {
+        if self.len > 0 {
+            // SAFETY: the entry `dst_sg` holds the text from `dst_off` on (type invariant).
+            unsafe { bindings::sm4rs_sg_flush_dcache(self.dst_sg, self.dst_off, self.len) };
+        }
+        // SAFETY: `tag` has `MAX_TAG >= auth` bytes; the request's tag is readable for
+        // `auth` bytes at `self.tag` (type invariant).
+        let differ = unsafe {
+            bindings::sm4rs_crypto_memneq(
+                tag.as_ptr().cast(),
+                self.tag.cast_const().cast(),
+                self.auth as usize,
+            )
+        };
+        if differ {
+            Err(ebadmsg())
+        } else {
+            Ok(())
+        }
+    }
 }

@@ -69,7 +69,7 @@ pub(crate) trait Chain {
 
 /// The most associated data hashed in the NEON section of the text's first step (kTLS sends
 /// 13 bytes, IPsec 8 to 20): the section stays within a page of text and a little more.
-const AD_WITH_TEXT_MAX: usize = 256;
+pub(crate) const AD_WITH_TEXT_MAX: usize = 256;
 
 /// Runs the request through `c`: the associated data, then the text, a walk step per
 /// section, the tag computed in the last one (or in a section of its own if there is no

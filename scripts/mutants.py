@@ -123,6 +123,22 @@ MUTANTS = [
      "sm4rs_crypto_memneq(tag.as_ptr().cast(), p.cast_const(), 1)", "sm4_ce_ccm.*"),
     ("sg-linear-offset", "crypto/bindings_helper.h", "return sg_virt(sg) + off;",
      "return sg_virt(sg);", "sm4_ce_gcm.*"),
+    # The one-call paths of short requests (Request::in_one_piece, the *_short cores).
+    ("one-piece-tag", "crypto/aead.rs",
+     "copy_nonoverlapping(tag.as_ptr(), self.tag, self.auth as usize);",
+     "copy_nonoverlapping(tag.as_ptr(), self.tag, self.auth as usize - 1);", "sm4_ce_gcm.*"),
+    ("one-piece-verify", "crypto/aead.rs",
+     "self.tag.cast_const().cast(),\n                self.auth as usize,",
+     "self.tag.cast_const().cast(),\n                1,", "sm4_ce_ccm.*"),
+    ("gcm-short-ad-tail", "sm4_ce_gcm_core.S", "b.eq\t.Lgcms\\id\\()_text",
+     "b\t.Lgcms\\id\\()_text", "sm4_ce_gcm.*"),
+    ("gcm-short-hash-ciphertext", "sm4_ce_gcm_core.S",
+     "load_partial 4, DST, w9\t\t\t/* the ciphertext, padded with zeros */", "",
+     "sm4_ce_gcm.*"),
+    ("ccm-short-ad-length", "sm4_ce_ccm_core.S", "rev16\tw11, w13", "mov\tw11, w13",
+     "sm4_ce_ccm.*"),
+    ("partial-store-last-byte", "lib/sm4-ce-asm.h", "strb\tw16, [x15]", "strb\twzr, [x15]",
+     "sm4_ce_ccm.*"),
 ]
 
 
