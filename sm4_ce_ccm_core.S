@@ -284,12 +284,7 @@ SYM_FUNC_END(sm4rs_ce_ccm_dec)
 .Lccms\id\()_tail:
 	ands	w9, w12, #15
 	b.eq	.Lccms\id\()_tag
-	next_ctr v1
-	sm4_rounds1 v1
-	tbl	v1.16b, {v1.16b}, BSWAP.16b
-	load_partial 4, SRC, w9
-	eor	v1.16b, v1.16b, v4.16b
-	store_partial 1, DST, w9
+	ctr_partial 1, w9
 	.if	!\enc
 	load_partial 4, DST, w9			/* the plaintext, padded with zeros */
 	.endif

@@ -23,7 +23,7 @@ mod aead_mode;
 #[allow(dead_code, unreachable_pub)]
 mod sm4;
 
-use aead_mode::{Chain, Feed};
+use aead_mode::{Chain, Feed, OneCall};
 use core::ffi::{c_uint, CStr};
 use crypto::{
     aead::{self, Aead, Request, MAX_TAG},
@@ -100,7 +100,6 @@ type Block = [u8; BLOCK_SIZE];
 const IV_SIZE: usize = 16;
 
 /// The state of one request between NEON sections.
-#[repr(C)]
 struct Ccm<'a> {
     /// B0 until the first section, then the CBC-MAC so far.
     mac: Block,
@@ -167,41 +166,6 @@ impl<'a> Ccm<'a> {
         // SAFETY: as required of the caller; the schedule is 32 words, the MAC 16 bytes.
         unsafe { asm::sm4rs_ce_ccm_mac(rk, mac, p, n) };
     }
-}
-
-// The one-call cores take B0 and A0 as 32 bytes.
-const _: () = assert!(core::mem::offset_of!(Ccm<'_>, ctr) == BLOCK_SIZE);
-
-/// A whole request in one call of the core, in one NEON section, when it lies in the
-/// kernel's linear map in one piece (text at most a page, associated data at most
-/// [`aead_mode::AD_WITH_TEXT_MAX`] bytes, so its encoded length has two bytes; see
-/// [`Request::in_one_piece`]), from the request's unstarted state `c`. `None` if it does
-/// not (or NEON may not be used), the request untouched.
-fn one_call(c: &Ccm<'_>, req: &mut Request<'_, [u8; IV_SIZE]>) -> Option<Result> {
-    let mut one = req.in_one_piece(aead_mode::AD_WITH_TEXT_MAX)?;
-    let (dst, src, len) = (one.dst(), one.src(), one.len() as c_uint);
-    let (ad, ad_len) = (one.ad().as_ptr(), one.ad().len() as c_uint);
-    let (rk, b0_a0, decrypt) = (c.rk.as_ptr(), c.mac.as_ptr(), c.decrypt);
-    let mut tag = [0u8; MAX_TAG];
-    let t = tag.as_mut_ptr();
-    one.neon(|_| {
-        // SAFETY: NEON is on (the token); the schedule is 32 words; `len` bytes at `src`
-        // and `dst` (equal or disjoint), `ad_len < 0xff00` at `ad`, B0 and A0 in 32 bytes
-        // (the `repr(C)` layout, asserted), and the 16-byte tag buffer.
-        unsafe {
-            if decrypt {
-                asm::sm4rs_ce_ccm_short_dec(rk, dst, src, len, ad, ad_len, b0_a0, t)
-            } else {
-                asm::sm4rs_ce_ccm_short_enc(rk, dst, src, len, ad, ad_len, b0_a0, t)
-            }
-        }
-    })?;
-    Some(if decrypt {
-        one.verify_tag(&tag)
-    } else {
-        one.write_tag(&tag);
-        Ok(())
-    })
 }
 
 impl Chain for Ccm<'_> {
@@ -301,23 +265,33 @@ impl Aead for CcmSm4Ce {
     }
 
     fn encrypt(ctx: &RoundKeys, req: &mut Request<'_, [u8; IV_SIZE]>) -> Result {
-        let mut c = Ccm::new(ctx, req, false)?;
-        if let Some(r) = one_call(&c, req) {
-            return r;
-        }
-        let tag = aead_mode::run(&mut c, req)?;
-        req.write_tag(&tag);
-        Ok(())
+        crypt(ctx, req, false)
     }
 
     fn decrypt(ctx: &RoundKeys, req: &mut Request<'_, [u8; IV_SIZE]>) -> Result {
-        let mut c = Ccm::new(ctx, req, true)?;
-        if let Some(r) = one_call(&c, req) {
-            return r;
-        }
-        let tag = aead_mode::run(&mut c, req)?;
-        req.verify_tag(&tag)
+        crypt(ctx, req, true)
     }
+}
+
+/// A request (see [`aead_mode::crypt`]).
+fn crypt(ctx: &RoundKeys, req: &mut Request<'_, [u8; IV_SIZE]>, decrypt: bool) -> Result {
+    let c = Ccm::new(ctx, req, decrypt)?;
+    // B0 and A0, as the one-call cores take them (32 bytes).
+    let blocks = [c.mac, c.ctr];
+    let (rk, b0_a0) = (ctx.as_ptr(), blocks.as_ptr().cast::<u8>());
+    let core = |_: &Neon, a: &OneCall| {
+        // SAFETY: NEON is on (the token); the schedule is 32 words; B0 and A0 in 32 bytes;
+        // the associated data is shorter than 0xff00 bytes; the other pointers as
+        // `OneCall` says.
+        unsafe {
+            if decrypt {
+                asm::sm4rs_ce_ccm_short_dec(rk, a.dst, a.src, a.len, a.ad, a.ad_len, b0_a0, a.tag)
+            } else {
+                asm::sm4rs_ce_ccm_short_enc(rk, a.dst, a.src, a.len, a.ad, a.ad_len, b0_a0, a.tag)
+            }
+        }
+    };
+    aead_mode::crypt(req, decrypt, core, |_| c)
 }
 
 struct Sm4CeCcmModule {

@@ -473,12 +473,7 @@ SYM_FUNC_END(sm4rs_ce_gcm_dec)
 	gcm_blocks \id, \enc
 	ands	w9, w12, #15
 	b.eq	.Lgcms\id\()_lens
-	next_ctr v0
-	sm4_rounds1 v0
-	tbl	v0.16b, {v0.16b}, BSWAP.16b
-	load_partial 4, SRC, w9
-	eor	v0.16b, v0.16b, v4.16b
-	store_partial 0, DST, w9
+	ctr_partial 0, w9
 	.if	\enc
 	load_partial 4, DST, w9			/* the ciphertext, padded with zeros */
 	.endif

@@ -21,7 +21,7 @@ mod aead_mode;
 #[allow(dead_code, unreachable_pub)]
 mod sm4;
 
-use aead_mode::{Chain, Feed};
+use aead_mode::{Chain, Feed, OneCall};
 use core::ffi::{c_uint, CStr};
 use crypto::{
     aead::{self, Aead, Request, MAX_TAG},
@@ -156,41 +156,6 @@ struct GcmKey {
 }
 
 const _: () = assert!(core::mem::offset_of!(GcmKey, h) == 128);
-
-/// A whole request in one call of the core, in one NEON section, when it lies in the
-/// kernel's linear map in one piece (text at most a page, associated data at most
-/// [`aead_mode::AD_WITH_TEXT_MAX`] bytes; see [`Request::in_one_piece`]). `None` if
-/// it does not (or NEON may not be used), the request untouched.
-fn one_call(ctx: &GcmKey, req: &mut Request<'_, [u8; IV_SIZE]>, decrypt: bool) -> Option<Result> {
-    let mut one = req.in_one_piece(aead_mode::AD_WITH_TEXT_MAX)?;
-    let (dst, src, len) = (one.dst(), one.src(), one.len() as c_uint);
-    let (ad, ad_len, iv) = (
-        one.ad().as_ptr(),
-        one.ad().len() as c_uint,
-        one.iv().as_ptr(),
-    );
-    let key = core::ptr::from_ref(ctx).cast::<u32>();
-    let mut tag = [0u8; MAX_TAG];
-    let t = tag.as_mut_ptr();
-    one.neon(|_| {
-        // SAFETY: NEON is on (the token); `key` is the schedule followed by the table (the
-        // `repr(C)` layout, asserted); `len` bytes at `src` and `dst` (equal or disjoint),
-        // `ad_len` at `ad`, the 12-byte IV, and the 16-byte tag buffer.
-        unsafe {
-            if decrypt {
-                asm::sm4rs_ce_gcm_short_dec(key, dst, src, len, ad, ad_len, iv, t)
-            } else {
-                asm::sm4rs_ce_gcm_short_enc(key, dst, src, len, ad, ad_len, iv, t)
-            }
-        }
-    })?;
-    Some(if decrypt {
-        one.verify_tag(&tag)
-    } else {
-        one.write_tag(&tag);
-        Ok(())
-    })
-}
 
 /// The state of one request between NEON sections.
 struct Gcm<'a> {
@@ -347,21 +312,31 @@ impl Aead for GcmSm4Ce {
     }
 
     fn encrypt(ctx: &GcmKey, req: &mut Request<'_, [u8; IV_SIZE]>) -> Result {
-        if let Some(r) = one_call(ctx, req, false) {
-            return r;
-        }
-        let tag = aead_mode::run(&mut Gcm::new(ctx, req, false), req)?;
-        req.write_tag(&tag);
-        Ok(())
+        crypt(ctx, req, false)
     }
 
     fn decrypt(ctx: &GcmKey, req: &mut Request<'_, [u8; IV_SIZE]>) -> Result {
-        if let Some(r) = one_call(ctx, req, true) {
-            return r;
-        }
-        let tag = aead_mode::run(&mut Gcm::new(ctx, req, true), req)?;
-        req.verify_tag(&tag)
+        crypt(ctx, req, true)
     }
+}
+
+/// A request (see [`aead_mode::crypt`]).
+fn crypt(ctx: &GcmKey, req: &mut Request<'_, [u8; IV_SIZE]>, decrypt: bool) -> Result {
+    let key = core::ptr::from_ref(ctx).cast::<u32>();
+    let iv = req.iv().as_ptr();
+    let core = |_: &Neon, a: &OneCall| {
+        // SAFETY: NEON is on (the token); `key` is the schedule followed by the table (the
+        // `repr(C)` layout, asserted); the request's 12-byte IV; the pointers as `OneCall`
+        // says.
+        unsafe {
+            if decrypt {
+                asm::sm4rs_ce_gcm_short_dec(key, a.dst, a.src, a.len, a.ad, a.ad_len, iv, a.tag)
+            } else {
+                asm::sm4rs_ce_gcm_short_enc(key, a.dst, a.src, a.len, a.ad, a.ad_len, iv, a.tag)
+            }
+        }
+    };
+    aead_mode::crypt(req, decrypt, core, |req| Gcm::new(ctx, req, decrypt))
 }
 
 struct Sm4CeGcmModule {

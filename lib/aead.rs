@@ -13,6 +13,7 @@ use crate::crypto::{
     Block, Secret,
 };
 use crate::sm4::{self, RoundKeys, BLOCK_SIZE, KEY_SIZE};
+use core::ffi::c_uint;
 use kernel::error::{code::EINVAL, Result};
 
 extern "C" {
@@ -134,6 +135,74 @@ pub(crate) fn run<C: Chain, Iv: Block>(
             c.finish(neon)
         })
         .ok_or_else(edeadlk)
+}
+
+/// What a one-call core gets of a request in one piece (see [`one_call`]).
+pub(crate) struct OneCall {
+    /// The text's destination, `len` bytes (equal to `src` or disjoint).
+    pub(crate) dst: *mut u8,
+    /// The text's source, `len` bytes.
+    pub(crate) src: *const u8,
+    /// The length of the text.
+    pub(crate) len: c_uint,
+    /// The associated data, `ad_len` bytes (at most [`AD_WITH_TEXT_MAX`]).
+    pub(crate) ad: *const u8,
+    /// The length of the associated data.
+    pub(crate) ad_len: c_uint,
+    /// A 16-byte buffer for the whole tag.
+    pub(crate) tag: *mut u8,
+}
+
+/// Does `req` with one call of a core in one NEON section when it lies in one piece
+/// (associated data of at most [`AD_WITH_TEXT_MAX`] bytes, text of at most a page; see
+/// [`Request::in_one_piece`]): `core` gets the request's pointers (valid as [`OneCall`]
+/// says) and writes the whole tag, which is then written after the text (encryption) or
+/// compared with the request's (decryption, `EBADMSG`). `None`, the request untouched, if
+/// it is not in one piece or NEON may not be used.
+fn one_call<Iv: Block>(
+    req: &mut Request<'_, Iv>,
+    decrypt: bool,
+    core: impl FnOnce(&Neon, &OneCall),
+) -> Option<Result> {
+    let mut one = req.in_one_piece(AD_WITH_TEXT_MAX)?;
+    let mut tag = [0u8; MAX_TAG];
+    // The lengths fit: the text is at most a page, the associated data 256 bytes.
+    let args = OneCall {
+        dst: one.dst(),
+        src: one.src(),
+        len: one.len() as c_uint,
+        ad: one.ad().as_ptr(),
+        ad_len: one.ad().len() as c_uint,
+        tag: tag.as_mut_ptr(),
+    };
+    one.neon(|neon| core(neon, &args))?;
+    Some(if decrypt {
+        one.verify_tag(&tag)
+    } else {
+        one.write_tag(&tag);
+        Ok(())
+    })
+}
+
+/// A request of a mode: with one call of `core` if it lies in one piece ([`one_call`]),
+/// else piece by piece through the state `chain` makes ([`run`]); then the tag written
+/// (encryption) or checked (decryption).
+pub(crate) fn crypt<C: Chain, Iv: Block>(
+    req: &mut Request<'_, Iv>,
+    decrypt: bool,
+    core: impl FnOnce(&Neon, &OneCall),
+    chain: impl FnOnce(&mut Request<'_, Iv>) -> C,
+) -> Result {
+    if let Some(r) = one_call(req, decrypt, core) {
+        return r;
+    }
+    let tag = run(&mut chain(req), req)?;
+    if decrypt {
+        req.verify_tag(&tag)
+    } else {
+        req.write_tag(&tag);
+        Ok(())
+    }
 }
 
 /// The partial block that ends a text: `rest` (shorter than a block) XORed with the

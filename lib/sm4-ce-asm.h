@@ -2,7 +2,8 @@
 /*
  * Assembler macros shared by the SM4E cores (sm4_ce_core.S, sm4_ce_gcm_core.S,
  * sm4_ce_ccm_core.S). They name the registers of the file that uses them: RK (the round
- * keys' address), CTRB (a counter block in SM4E lane order) and COUNT (its 32-bit counter).
+ * keys' address), CTRB (a counter block in SM4E lane order) and COUNT (its 32-bit counter),
+ * SRC and DST (a source and a destination) and BSWAP (the byte reversal of an SM4E output).
  */
 
 	/* v24-v31 <- rk[0..31]; clobbers RK. */
@@ -96,4 +97,18 @@
 	tbz	\n, #0, .Lstp1\@
 	strb	w16, [x15]
 .Lstp1\@:
+	.endm
+
+	/*
+	 * The partial block that ends a text in counter mode: v\ks <- the keystream of the
+	 * next counter block, the \n (fewer than 16) bytes at SRC XORed with it to DST, v4 <-
+	 * those input bytes padded with zeros. Clobbers x15-x17.
+	 */
+	.macro	ctr_partial, ks, n
+	next_ctr v\ks
+	sm4_rounds1 v\ks
+	tbl	v\ks\().16b, {v\ks\().16b}, BSWAP.16b
+	load_partial 4, SRC, \n
+	eor	v\ks\().16b, v\ks\().16b, v4.16b
+	store_partial \ks, DST, \n
 	.endm
