@@ -47,6 +47,21 @@ check_sets() {
 	done
 }
 
+# The data sets written by the boots before one of role $1 (first: none, middle: A, last: A
+# and B), and the one it writes (first: A, middle: B, last: none).
+sets_before() {
+	case $1 in
+	middle) echo A ;;
+	last) echo A B ;;
+	esac
+}
+set_written() {
+	case $1 in
+	first) echo A ;;
+	middle) echo B ;;
+	esac
+}
+
 # The driver that fscrypt reported for its mode $1 (SM4-XTS or SM4-CBC-CTS) in this boot.
 # Since Linux 6.19 or so, file contents go through blk-crypto, which without inline
 # encryption hardware is blk-crypto-fallback: fscrypt logs "using blk-crypto-fallback" and
@@ -99,16 +114,11 @@ fscrypt_client() {
 	"v2 7 8 "*) pass "fscrypt.$role.policy-sm4" ;;
 	*) fail "fscrypt.$role.policy-sm4" "policy of the directory: $(fscrypt get $mnt/enc 2>&1)" ;;
 	esac
-	case $role in
-	first) sets= ;;
-	middle) sets=A ;;
-	last) sets="A B" ;;
-	esac
+	sets=$(sets_before $role)
 	drop_caches
 	check_sets "fscrypt.$role.read" $mnt/enc $mnt $sets
-	if [ "$role" != last ]; then
-		set=B
-		[ "$role" = first ] && set=A
+	set=$(set_written $role)
+	if [ -n "$set" ]; then
 		make_files $mnt/enc $set $mnt/sums-$set
 		drop_caches
 		if check_files $mnt/enc $mnt/sums-$set; then
@@ -196,14 +206,9 @@ luks_client() {
 		cryptsetup close sm4luks
 		return
 	fi
-	case $role in
-	first) sets= ;;
-	middle) sets=A ;;
-	last) sets="A B" ;;
-	esac
-	if [ "$role" != last ]; then
-		set=B
-		[ "$role" = first ] && set=A
+	sets=$(sets_before $role)
+	set=$(set_written $role)
+	if [ -n "$set" ]; then
 		make_files $mnt $set $mnt/sums-$set
 		sets="$sets $set"
 	fi
