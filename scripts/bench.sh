@@ -109,13 +109,13 @@ CTR ours $tmp/ours-ce.i .Lctr_loop 8
 CTR upstream $tmp/upstream-ce.i .Lctr_loop_8x 8
 XTS ours $tmp/ours-ce.i .Lxts_loop 8
 XTS upstream $tmp/upstream-ce.i .Lxts_enc_loop_8x 8
-GCM-enc ours $tmp/ours-gcm.i .Lgcm1_loop4 4
+GCM-enc ours $tmp/ours-gcm.i .Lgcme_loop4 4
 GCM-enc upstream $tmp/upstream-gcm.i .Lgcm_enc_loop_4x 4
-GCM-dec ours $tmp/ours-gcm.i .Lgcm0_loop4 4
+GCM-dec ours $tmp/ours-gcm.i .Lgcmd_loop4 4
 GCM-dec upstream $tmp/upstream-gcm.i .Lgcm_dec_loop_3x 3
-CCM-enc ours $tmp/ours-ccm.i .Lccm_enc_loop 1
+CCM-enc ours $tmp/ours-ccm.i .Lccme_enc_loop 1
 CCM-enc upstream $tmp/upstream-ccm.i .Lccm_enc_loop_4x 4
-CCM-dec ours $tmp/ours-ccm.i .Lccm_dec_loop 1
+CCM-dec ours $tmp/ours-ccm.i .Lccmd_dec_loop 1
 CCM-dec upstream $tmp/upstream-ccm.i .Lccm_dec_loop_4x 4
 TABLE
 # The same CE rows on Neoverse V1.
