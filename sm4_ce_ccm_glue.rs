@@ -113,28 +113,36 @@ struct Ccm<'a> {
     decrypt: bool,
 }
 
+/// B0 and A0 of a request (RFC 3610 2.2, 2.3) with the kernel's IV `iv` (L - 1, the nonce,
+/// room for the counter), from the lengths of its associated data, text and tag; `EINVAL`
+/// for an IV whose L is not 2 to 8, `EOVERFLOW` for a text too long for L bytes.
+fn first_blocks(
+    iv: &[u8; IV_SIZE],
+    ad_len: usize,
+    text_len: usize,
+    tag_len: usize,
+) -> Result<[Block; 2]> {
+    let lp = iv[0];
+    if !(1..=7).contains(&lp) {
+        return Err(EINVAL);
+    }
+    // The counter field: the last L bytes, 16 to 64 bits.
+    let bits = 8 * (u32::from(lp) + 1);
+    let len = text_len as u64;
+    if bits < 64 && len >> bits != 0 {
+        return Err(eoverflow());
+    }
+    let a0 = u128::from_be_bytes(*iv) & !((1u128 << bits) - 1);
+    let tag_field = (tag_len.saturating_sub(2) / 2) as u8;
+    let flags = lp | (tag_field << 3) | if ad_len > 0 { 0x40 } else { 0 };
+    let b0 = (a0 & !(0xffu128 << 120)) | (u128::from(flags) << 120) | u128::from(len);
+    Ok([b0.to_be_bytes(), a0.to_be_bytes()])
+}
+
 impl<'a> Ccm<'a> {
-    /// The state at the start of `req`: B0, A0 and the encoded length of the associated
-    /// data (RFC 3610 2.2); `EINVAL` for an IV whose L is not 2 to 8, `EOVERFLOW` for a text
-    /// too long for L bytes.
-    fn new(rk: &'a RoundKeys, req: &mut Request<'_, [u8; IV_SIZE]>, decrypt: bool) -> Result<Self> {
-        let iv = *req.iv();
-        let (ad_len, text_len, tag_len) = (req.assoc_len(), req.text_len(), req.auth_size());
-        let lp = iv[0];
-        if !(1..=7).contains(&lp) {
-            return Err(EINVAL);
-        }
-        let l = usize::from(lp) + 1;
-        let len = text_len as u64;
-        if l < 8 && len >> (8 * l) != 0 {
-            return Err(eoverflow());
-        }
-        let mut b0 = iv;
-        let tag_field = (tag_len.saturating_sub(2) / 2) as u8;
-        b0[0] = lp | (tag_field << 3) | if ad_len > 0 { 0x40 } else { 0 };
-        b0[BLOCK_SIZE - l..].copy_from_slice(&len.to_be_bytes()[8 - l..]);
-        let mut ctr = iv;
-        ctr[BLOCK_SIZE - l..].fill(0);
+    /// The state at the start of a request: B0 and A0 (`first_blocks`), and the encoded
+    /// length of the associated data (RFC 3610 2.2) of `ad_len` bytes.
+    fn new(rk: &'a RoundKeys, [b0, ctr]: [Block; 2], ad_len: usize, decrypt: bool) -> Self {
         let mut prefix = [0u8; 6];
         let prefix: &[u8] = if ad_len == 0 {
             &[]
@@ -146,14 +154,14 @@ impl<'a> Ccm<'a> {
             prefix[2..].copy_from_slice(&(ad_len as u32).to_be_bytes());
             &prefix[..]
         };
-        Ok(Self {
+        Self {
             rk,
             mac: b0,
             ctr,
             s0: Secret::zeroed(),
             ad: Feed::new(prefix),
             decrypt,
-        })
+        }
     }
 
     /// `mac <- CBC-MAC(mac, n blocks at p)`.
@@ -275,9 +283,9 @@ impl Aead for CcmSm4Ce {
 
 /// A request (see [`aead_mode::crypt`]).
 fn crypt(ctx: &RoundKeys, req: &mut Request<'_, [u8; IV_SIZE]>, decrypt: bool) -> Result {
-    let c = Ccm::new(ctx, req, decrypt)?;
+    let (ad_len, text_len, tag_len) = (req.assoc_len(), req.text_len(), req.auth_size());
     // B0 and A0, as the one-call cores take them (32 bytes).
-    let blocks = [c.mac, c.ctr];
+    let blocks = first_blocks(req.iv(), ad_len, text_len, tag_len)?;
     let (rk, b0_a0) = (ctx.as_ptr(), blocks.as_ptr().cast::<u8>());
     let core = |_: &Neon, a: &OneCall| {
         // SAFETY: NEON is on (the token); the schedule is 32 words; B0 and A0 in 32 bytes;
@@ -291,7 +299,9 @@ fn crypt(ctx: &RoundKeys, req: &mut Request<'_, [u8; IV_SIZE]>, decrypt: bool) -
             }
         }
     };
-    aead_mode::crypt(req, decrypt, core, |_| c)
+    aead_mode::crypt(req, decrypt, core, |_| {
+        Ccm::new(ctx, blocks, ad_len, decrypt)
+    })
 }
 
 struct Sm4CeCcmModule {
