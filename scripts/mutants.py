@@ -135,6 +135,8 @@ MUTANTS = [
     ("gcm-short-hash-ciphertext", "sm4_ce_gcm_core.S",
      "load_partial 4, DST, w9\t\t\t/* the ciphertext, padded with zeros */", "",
      "sm4_ce_gcm.*"),
+    ("ccm-b0-length", "sm4_ce_ccm_glue.rs", "| (u128::from(flags) << 120) | u128::from(len);",
+     "| (u128::from(flags) << 120) | u128::from(len & 0xff);", "sm4_ce_ccm.*"),
     ("ccm-short-ad-length", "sm4_ce_ccm_core.S", "rev16\tw11, w13", "mov\tw11, w13",
      "sm4_ce_ccm.*"),
     ("partial-store-last-byte", "lib/sm4-ce-asm.h", "strb\tw16, [x15]", "strb\twzr, [x15]",
