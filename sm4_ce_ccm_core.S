@@ -30,6 +30,7 @@
 
 #include "lib/sm4-asm.h"
 #include "lib/sm4-ce-asm.h"
+#include "lib/sm4-ce-partial.S"
 
 	.arch	armv8.2-a+crypto+sm4
 

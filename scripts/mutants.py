@@ -139,7 +139,7 @@ MUTANTS = [
      "| (u128::from(flags) << 120) | u128::from(len & 0xff);", "sm4_ce_ccm.*"),
     ("ccm-short-ad-length", "sm4_ce_ccm_core.S", "rev16\tw11, w13", "mov\tw11, w13",
      "sm4_ce_ccm.*"),
-    ("partial-store-last-byte", "lib/sm4-ce-asm.h", "strb\tw16, [x15]", "strb\twzr, [x15]",
+    ("partial-store-last-byte", "lib/sm4-ce-partial.S", "strb\tw16, [x15]", "strb\twzr, [x15]",
      "sm4_ce_ccm.*"),
 ]
 

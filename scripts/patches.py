@@ -194,6 +194,7 @@ def to_driver(text, cfb=True):
 def to_asm(text, cfb=True):
     text = text.replace('#include "lib/sm4-asm.h"', '#include "sm4/sm4-asm.h"')
     text = text.replace('#include "lib/sm4-ce-asm.h"', '#include "sm4/sm4-ce-asm.h"')
+    text = text.replace('#include "lib/sm4-ce-partial.S"', '#include "sm4/sm4-ce-partial.S"')
     if not cfb:
         text = re.sub(r"#ifdef " + CFB_CFG + r"\n.*?#endif /\* " + CFB_CFG + r" \*/\n\n?", "",
                       text, flags=re.S)
@@ -440,6 +441,7 @@ def patch2():
         files[f"arch/arm64/crypto/{n}"] = to_asm(rd(os.path.join(REPO, n)), cfb=False)
     files["arch/arm64/crypto/sm4/sm4-asm.h"] = rd(os.path.join(REPO, "lib/sm4-asm.h"))
     files["arch/arm64/crypto/sm4/sm4-ce-asm.h"] = rd(os.path.join(REPO, "lib/sm4-ce-asm.h"))
+    files["arch/arm64/crypto/sm4/sm4-ce-partial.S"] = rd(os.path.join(REPO, "lib/sm4-ce-partial.S"))
     files["crypto/Kconfig"] = apply_kconfig("crypto/Kconfig", CUR["crypto/Kconfig"], 1)
     ak = apply_kconfig("arch/arm64/crypto/Kconfig", krd("arch/arm64/crypto/Kconfig"), 1)
     # The cipher-only symbol is served by the Rust sm4-ce module, which has the cipher too.
