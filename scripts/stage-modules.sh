@@ -73,17 +73,23 @@ intree_checks() {
 			grep -vxE "$c/(sm4_generic|sm4-ce|sm4-neon|sm4-ce-gcm|sm4-ce-ccm)\.o" >"$log" &&
 			bad+=("C modules built: $(tr '\n' ' ' <"$log")")
 	else
-		a=$("$LLVM_BIN/llvm-ar" t "$kdir/$c/built-in.a")
+		# (The member list goes through a file: `echo "$a" | grep -q` under pipefail fails
+		# whenever grep exits before echo has written everything.)
+		"$LLVM_BIN/llvm-ar" t "$kdir/$c/built-in.a" >"$log"
 		for o in sm4_generic.o sm4_ce_glue.o sm4_ce_core.o sm4_neon_glue.o sm4_kunit.o \
 			sm4_ce_gcm_glue.o sm4_ce_gcm_core.o sm4_ce_ccm_glue.o sm4_ce_ccm_core.o; do
-			echo "$a" | grep -q "/$o\$\|^$o\$" || bad+=("$o not built in")
+			grep -q "/$o\$\|^$o\$" "$log" || bad+=("$o not built in")
 		done
 		for o in sm4-ce-glue.o sm4-ce-cipher-glue.o sm4-neon-glue.o sm4-ce-gcm-glue.o \
 			sm4-ce-ccm-glue.o; do
-			echo "$a" | grep -q "$o" && bad+=("C driver $o built in")
+			grep -q "$o" "$log" && bad+=("C driver $o built in")
 		done
-		"$LLVM_BIN/llvm-ar" t "$kdir/crypto/built-in.a" | grep -q 'sm4_generic.o' &&
-			bad+=("C sm4_generic built in")
+		if [ ${#bad[@]} -ne 0 ]; then
+			echo "$c/built-in.a of $kdir holds:" >&2
+			sed 's/^/    /' "$log" >&2
+		fi
+		"$LLVM_BIN/llvm-ar" t "$kdir/crypto/built-in.a" >"$log"
+		grep -q 'sm4_generic.o' "$log" && bad+=("C sm4_generic built in")
 	fi
 	if [ ${#bad[@]} -eq 0 ]; then result 0 intree.rust-drivers; else result 1 intree.rust-drivers "${bad[*]}"; fi
 	bad=()
