@@ -12,10 +12,18 @@
 //! (export, import, cloning a descriptor), so it must be plain data ([`PlainState`]). The
 //! data of an update is an [`Input`]: a virtually contiguous buffer, but not a slice, as
 //! other threads may write it meanwhile.
+//!
+//! A hash sees its data in whole blocks: [`Shash::update`] gets whole blocks only and
+//! [`Shash::finup`] the last 0 to [`Shash::BLOCK_SIZE`] bytes, as the kernel's block-only
+//! hash interface (`CRYPTO_AHASH_ALG_BLOCK_ONLY`) hands them; where the kernel keeps the
+//! partial block between updates, it does so, else the abstraction does
+//! ([`compat::Partial`]).
 
 use super::{
     alg::{ctx, ctx_exit, ctx_init, Desc, Kind},
-    bindings, byte_slice, name_array,
+    bindings, byte_slice,
+    compat::Partial,
+    name_array,
     simd::Simd,
     Block,
 };
@@ -49,8 +57,17 @@ pub trait Shash: 'static {
     const DRIVER_NAME: &'static CStr;
     /// Priority among the implementations of [`Shash::NAME`]; the highest is chosen.
     const PRIORITY: i32;
-    /// The algorithm's block size (`cra_blocksize`).
+    /// The block size: [`Shash::update`] takes whole blocks of it. Also `cra_blocksize`,
+    /// unless [`Shash::CRA_BLOCK_SIZE`] says otherwise.
     const BLOCK_SIZE: u32;
+    /// The `cra_blocksize` the kernel's interface wants for this algorithm, if it is not
+    /// [`Shash::BLOCK_SIZE`] (the `cbcmac` template's is 1 before Linux 6.16). Kernels
+    /// that keep partial blocks for the driver need the two equal.
+    const CRA_BLOCK_SIZE: u32 = Self::BLOCK_SIZE;
+    /// Whether [`Shash::finup`] must get the last block even when it is whole (at least one
+    /// byte, unless nothing was taken in), as CMAC closes its last block differently from
+    /// the others (`CRYPTO_AHASH_ALG_FINAL_NONZERO`).
+    const FINAL_NONZERO: bool;
 
     /// The digest, e.g. `[u8; 16]`; its size is the algorithm's `digestsize`.
     type Digest: Block;
@@ -66,12 +83,29 @@ pub trait Shash: 'static {
     /// The state of a new request.
     fn init(key: &Self::Key) -> Self::State;
 
-    /// Takes in `data`.
-    fn update(key: &Self::Key, state: &mut Self::State, data: Input<'_>, simd: &mut Simd);
+    /// Takes in `blocks`: whole blocks of [`Shash::BLOCK_SIZE`], at least one.
+    fn update(key: &Self::Key, state: &mut Self::State, blocks: Input<'_>, simd: &mut Simd);
 
-    /// Writes the digest of everything taken in. The state is not used again unless the
+    /// Takes in `last`, the last 0 to [`Shash::BLOCK_SIZE`] bytes of the data (1 to
+    /// [`Shash::BLOCK_SIZE`] with [`Shash::FINAL_NONZERO`] if there was any data), and
+    /// writes the digest of everything taken in. The state is not used again unless the
     /// request is initialised (or imported) anew.
-    fn finish(key: &Self::Key, state: &mut Self::State, out: &mut Self::Digest, simd: &mut Simd);
+    fn finup(
+        key: &Self::Key,
+        state: &mut Self::State,
+        last: Input<'_>,
+        out: &mut Self::Digest,
+        simd: &mut Simd,
+    );
+}
+
+/// What a descriptor holds: the algorithm's state, then what the abstraction keeps of a
+/// partial block where the kernel does not ([`Partial`]: nothing where it does).
+#[derive(Clone, Copy)]
+#[repr(C)]
+struct DescState<S> {
+    state: S,
+    partial: Partial,
 }
 
 /// The C callbacks and table of a [`Shash`].
@@ -88,27 +122,37 @@ impl<T: Shash> Adapter<T> {
             align_of::<T::State>() <= bindings::SM4RS_CONST_ARCH_SLAB_MINALIGN,
             "the descriptor's context is only aligned to ARCH_SLAB_MINALIGN"
         );
-        assert!(size_of::<T::State>() <= bindings::SM4RS_CONST_HASH_MAX_DESCSIZE);
+        // (No padding in the descriptor's part: it is exported as bytes.)
+        assert!(
+            size_of::<DescState<T::State>>() == size_of::<T::State>() + size_of::<Partial>(),
+            "the state's alignment would pad the descriptor"
+        );
+        assert!(size_of::<DescState<T::State>>() <= bindings::SM4RS_CONST_HASH_MAX_DESCSIZE);
+        assert!(
+            Partial::serves(T::BLOCK_SIZE, T::CRA_BLOCK_SIZE),
+            "a block size this kernel's hash interface cannot serve"
+        );
         // SAFETY: `shash_alg` is a C struct of integers, arrays, pointers and optional
         // function pointers, for all of which zero is valid.
         let mut alg: bindings::shash_alg = unsafe { core::mem::zeroed() };
         alg.init = Some(Self::init);
         alg.update = Some(Self::update);
-        alg.final_ = Some(Self::final_);
+        alg.finup = Some(Self::finup);
         alg.setkey = Some(Self::setkey);
         alg.init_tfm = Some(Self::init_tfm);
         alg.exit_tfm = Some(Self::exit_tfm);
-        alg.descsize = size_of::<T::State>() as c_uint;
+        alg.descsize = size_of::<DescState<T::State>>() as c_uint;
         // SAFETY: zero is valid for the common part too.
         let mut halg: bindings::hash_alg_common = unsafe { core::mem::zeroed() };
         halg.digestsize = T::Digest::SIZE as c_uint;
-        halg.statesize = size_of::<T::State>() as c_uint;
-        halg.base.cra_blocksize = T::BLOCK_SIZE;
+        halg.statesize = size_of::<DescState<T::State>>() as c_uint;
+        halg.base.cra_blocksize = T::CRA_BLOCK_SIZE;
         halg.base.cra_ctxsize = size_of::<T::Key>() as c_uint;
         halg.base.cra_priority = T::PRIORITY;
         halg.base.cra_name = name_array(T::NAME);
         halg.base.cra_driver_name = name_array(T::DRIVER_NAME);
         alg.__bindgen_anon_1.halg = halg;
+        Partial::adapt(&mut alg, T::FINAL_NONZERO);
         alg
     };
 
@@ -118,13 +162,16 @@ impl<T: Shash> Adapter<T> {
     ///
     /// `desc` must be a descriptor of a live transform of this algorithm, used by nobody
     /// else for `'a`, whose state area has been written by `init` or by an import.
-    unsafe fn desc<'a>(desc: *mut bindings::shash_desc) -> (&'a T::Key, &'a mut T::State) {
+    unsafe fn desc<'a>(
+        desc: *mut bindings::shash_desc,
+    ) -> (&'a T::Key, &'a mut DescState<T::State>) {
         // SAFETY: the descriptor is valid; its transform is live and its context initialised
         // by `init_tfm`. Requests only read the context.
         let key = unsafe { &*ctx::<T::Key>(&raw mut (*(*desc).tfm).base) };
         // SAFETY: `descsize` bytes follow the descriptor, aligned to ARCH_SLAB_MINALIGN
-        // (checked in `ALG`); they hold a `T::State` (any bytes are one: `PlainState`).
-        let state = unsafe { &mut *(*desc).__ctx.as_mut_ptr().cast::<T::State>() };
+        // (checked in `ALG`); they hold a `DescState` (any bytes are one: `PlainState` and
+        // `Partial`'s invariants).
+        let state = unsafe { &mut *(*desc).__ctx.as_mut_ptr().cast::<DescState<T::State>>() };
         (key, state)
     }
 
@@ -181,13 +228,17 @@ impl<T: Shash> Adapter<T> {
     unsafe extern "C" fn init(desc: *mut bindings::shash_desc) -> c_int {
         // SAFETY: the transform is live and its context initialised by `init_tfm`.
         let key = unsafe { &*ctx::<T::Key>(&raw mut (*(*desc).tfm).base) };
-        let state = T::init(key);
+        let state = DescState {
+            state: T::init(key),
+            partial: Partial::new(),
+        };
         // SAFETY: the descriptor has `descsize` bytes of state area, aligned for `T::State`.
-        unsafe { ptr::write((*desc).__ctx.as_mut_ptr().cast::<T::State>(), state) };
+        unsafe { ptr::write((*desc).__ctx.as_mut_ptr().cast(), state) };
         0
     }
 
-    /// `update`.
+    /// `update`: the whole blocks to [`Shash::update`]; returns the count of bytes at the
+    /// end of `data` that the kernel keeps for the next call (0 where it does not).
     ///
     /// # Safety
     ///
@@ -199,34 +250,52 @@ impl<T: Shash> Adapter<T> {
         len: c_uint,
     ) -> c_int {
         // SAFETY: guaranteed by the caller.
-        let (key, state) = unsafe { Self::desc(desc) };
-        // INVARIANT: `data` points to `len` bytes that stay readable during the call.
-        let data = Input {
-            ptr: data,
-            len: len as usize,
-            _p: PhantomData,
-        };
+        let (key, st) = unsafe { Self::desc(desc) };
+        // SAFETY: `data` points to `len` bytes that stay readable during the call.
+        let data = unsafe { Input::new(data, len) };
         // SAFETY: no NEON section is open in a crypto API callback; this is the only `Simd`.
-        let mut simd = unsafe { Simd::new(true) };
-        T::update(key, state, data, &mut simd);
-        0
+        let mut cx = (&mut st.state, unsafe { Simd::new(true) });
+        let left = st.partial.update(
+            &mut cx,
+            data,
+            T::BLOCK_SIZE as usize,
+            T::FINAL_NONZERO,
+            |(state, simd), blocks| T::update(key, state, blocks, simd),
+        );
+        // (Less than a block.)
+        left as c_int
     }
 
-    /// `final`.
+    /// `finup`: the data to [`Shash::update`] and [`Shash::finup`], the digest to `out`.
     ///
     /// # Safety
     ///
     /// Called by the crypto API with an initialised descriptor that it does not use
-    /// otherwise during the call, and `digestsize` writable bytes at `out`.
-    unsafe extern "C" fn final_(desc: *mut bindings::shash_desc, out: *mut u8) -> c_int {
+    /// otherwise during the call, `len` readable bytes at `data` and `digestsize` writable
+    /// bytes at `out`.
+    unsafe extern "C" fn finup(
+        desc: *mut bindings::shash_desc,
+        data: *const u8,
+        len: c_uint,
+        out: *mut u8,
+    ) -> c_int {
         // SAFETY: guaranteed by the caller.
-        let (key, state) = unsafe { Self::desc(desc) };
+        let (key, st) = unsafe { Self::desc(desc) };
+        // SAFETY: `data` points to `len` bytes that stay readable during the call.
+        let data = unsafe { Input::new(data, len) };
         // SAFETY: `out` is `T::Digest::SIZE` writable bytes; a byte array is aligned
         // anywhere (`Block` is sealed).
         let out = unsafe { &mut *out.cast::<T::Digest>() };
         // SAFETY: no NEON section is open in a crypto API callback; this is the only `Simd`.
-        let mut simd = unsafe { Simd::new(true) };
-        T::finish(key, state, out, &mut simd);
+        let mut cx = (&mut st.state, unsafe { Simd::new(true) });
+        st.partial.finup(
+            &mut cx,
+            data,
+            T::BLOCK_SIZE as usize,
+            T::FINAL_NONZERO,
+            |(state, simd), blocks| T::update(key, state, blocks, simd),
+            |(state, simd), last| T::finup(key, state, last, out, simd),
+        );
         0
     }
 }
@@ -249,6 +318,30 @@ pub struct Input<'a> {
 }
 
 impl<'a> Input<'a> {
+    /// The `len` bytes at `ptr`.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` must be valid for reads of `len` bytes during `'a` (or `len` 0).
+    unsafe fn new(ptr: *const u8, len: c_uint) -> Self {
+        // INVARIANT: as required of the caller.
+        Self {
+            ptr,
+            len: len as usize,
+            _p: PhantomData,
+        }
+    }
+
+    /// The bytes of `buf` (the abstraction's own buffer of a partial block).
+    pub(crate) fn from_slice(buf: &'a [u8]) -> Self {
+        // INVARIANT: a slice is readable for its length while it is borrowed.
+        Self {
+            ptr: buf.as_ptr(),
+            len: buf.len(),
+            _p: PhantomData,
+        }
+    }
+
     /// The number of bytes.
     pub fn len(&self) -> usize {
         self.len

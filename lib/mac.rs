@@ -3,13 +3,12 @@
 //! SM4 MACs over a back end's block cores: CBC-MAC (the `cbcmac` that `ccm` is built on),
 //! CMAC (NIST SP 800-38B) and XCBC-MAC (RFC 3566).
 //!
-//! The three share their state and their update: a request keeps the MAC XORed with the
-//! bytes of the current block taken in so far, and encrypts that block only when more data
-//! follows, so that the last block is still open when the MAC is finished (CMAC and XCBC
-//! XOR a key-derived constant into it before its encryption). Whole blocks in between go
-//! through the back end's CBC-MAC core in one NEON section; where NEON may not be used,
-//! the plain Rust SM4 does the same work. One type, [`Mac`], is all three: its [`Kind`]
-//! decides the name, the key derivation and how the last block is closed.
+//! The three share their state (the MAC so far) and their update: whole blocks go through
+//! the back end's CBC-MAC core, a NEON section per page at most; where NEON may not be used,
+//! the plain Rust SM4 does the same work. The last block comes apart, to `finup` (for CMAC
+//! and XCBC even when it is whole: they XOR a key-derived constant into it before its
+//! encryption). One type, [`Mac`], is all three: its [`Kind`] decides the name, the key
+//! derivation and how the last block is closed.
 
 use crate::crypto::{
     shash::{Input, PlainState, Shash},
@@ -47,32 +46,15 @@ impl Drop for MacKey {
     }
 }
 
-/// The state of a MAC request: the MAC XORed with the `len` bytes (0 to 16) of the current
-/// block taken in.
+/// The state of a MAC request: the MAC of the whole blocks taken in.
 #[derive(Clone, Copy)]
 #[repr(C)]
 pub(crate) struct MacState {
     mac: Block,
-    len: u8,
 }
 
-// SAFETY: a byte array and a byte, no padding, no `Drop`; every value is valid (a `len`
-// above the block size is read as the block size).
+// SAFETY: a byte array, no padding, no `Drop`; every value is valid.
 unsafe impl PlainState for MacState {}
-
-impl MacState {
-    fn new() -> Self {
-        Self {
-            mac: [0; BLOCK_SIZE],
-            len: 0,
-        }
-    }
-
-    /// Bytes of the current block taken in, whatever the descriptor's bytes were.
-    fn taken(&self) -> usize {
-        usize::from(self.len).min(BLOCK_SIZE)
-    }
-}
 
 fn xor_into(dst: &mut [u8], src: &[u8]) {
     for (d, s) in dst.iter_mut().zip(src) {
@@ -105,30 +87,12 @@ fn expand<B: MacBackend>(key: &mut sm4::Key, bytes: &[u8], simd: &mut Simd) -> R
     Ok(())
 }
 
-/// Takes in `data`: fills the current block; if more data follows, encrypts it, then the
-/// whole blocks but the last (which stays open, with 1 to 16 bytes).
-fn update<B: MacBackend>(key: &MacKey, st: &mut MacState, data: Input<'_>, simd: &mut Simd) {
-    let len = st.taken();
-    let take = (BLOCK_SIZE - len).min(data.len());
-    let (head, data) = data.split_at(take);
-    let mut buf = Secret::<BLOCK_SIZE>::zeroed();
-    head.read(&mut buf[..take]);
-    xor_into(&mut st.mac[len..], &buf[..take]);
-    if data.is_empty() {
-        st.len = (len + take) as u8;
-        return;
-    }
-    // The current block is complete and more follows.
-    let open = (data.len() - 1) % BLOCK_SIZE + 1;
-    let bulk_len = data.len() - open;
-    let (bulk, tail) = data.split_at(bulk_len);
+/// Takes in `blocks` (whole blocks): `mac <- E(mac ^ block)` for each.
+fn update<B: MacBackend>(key: &MacKey, st: &mut MacState, blocks: Input<'_>, simd: &mut Simd) {
     let rk = &key.key.enc;
     // A NEON section per page of data at most, as the skcipher walks give.
-    let (first, mut rest) = bulk.split_at(MAX_STEP);
-    let done = simd.neon(|neon| {
-        B::ecb(neon, rk, &mut InOut::in_place(&mut st.mac), 1);
-        B::cbcmac(neon, rk, &mut st.mac, &first);
-    });
+    let (first, mut rest) = blocks.split_at(MAX_STEP);
+    let done = simd.neon(|neon| B::cbcmac(neon, rk, &mut st.mac, &first));
     if done.is_some() {
         while !rest.is_empty() {
             let (part, r) = rest.split_at(MAX_STEP);
@@ -137,19 +101,15 @@ fn update<B: MacBackend>(key: &MacKey, st: &mut MacState, data: Input<'_>, simd:
             simd.neon(|neon| B::cbcmac(neon, rk, &mut st.mac, &part));
         }
     } else {
-        rk.crypt_block(&mut st.mac);
+        let mut buf = Secret::<BLOCK_SIZE>::zeroed();
         let mut off = 0;
-        while off < bulk.len() {
-            bulk.read_at(off, &mut buf[..]);
+        while off + BLOCK_SIZE <= blocks.len() {
+            blocks.read_at(off, &mut buf[..]);
             xor_into(&mut st.mac, &buf[..]);
             rk.crypt_block(&mut st.mac);
             off += BLOCK_SIZE;
         }
     }
-    buf.fill(0);
-    tail.read(&mut buf[..open]);
-    xor_into(&mut st.mac, &buf[..open]);
-    st.len = open as u8;
 }
 
 /// The three MACs: what their keys derive and how their last block is closed.
@@ -221,9 +181,14 @@ impl<B: MacBackend, K: MacKind> Shash for Mac<B, K> {
     };
     const DRIVER_NAME: &'static CStr = Self::DRIVER_BYTES.as_c_str();
     const PRIORITY: i32 = B::PRIORITY;
-    const BLOCK_SIZE: u32 = match K::KIND {
+    const BLOCK_SIZE: u32 = BLOCK_SIZE as u32;
+    const CRA_BLOCK_SIZE: u32 = match K::KIND {
         Kind::CbcMac => CBCMAC_BLOCK_SIZE,
         Kind::Cmac | Kind::Xcbc => BLOCK_SIZE as u32,
+    };
+    const FINAL_NONZERO: bool = match K::KIND {
+        Kind::Cmac | Kind::Xcbc => true,
+        Kind::CbcMac => false,
     };
     type Digest = Block;
     type Key = MacKey;
@@ -258,15 +223,21 @@ impl<B: MacBackend, K: MacKind> Shash for Mac<B, K> {
     }
 
     fn init(_: &MacKey) -> MacState {
-        MacState::new()
+        MacState {
+            mac: [0; BLOCK_SIZE],
+        }
     }
 
-    fn update(key: &MacKey, st: &mut MacState, data: Input<'_>, simd: &mut Simd) {
-        update::<B>(key, st, data, simd);
+    fn update(key: &MacKey, st: &mut MacState, blocks: Input<'_>, simd: &mut Simd) {
+        update::<B>(key, st, blocks, simd);
     }
 
-    fn finish(key: &MacKey, st: &mut MacState, out: &mut Block, simd: &mut Simd) {
-        let len = st.taken();
+    fn finup(key: &MacKey, st: &mut MacState, last: Input<'_>, out: &mut Block, simd: &mut Simd) {
+        // (At most a block: the abstraction's promise.)
+        let len = last.len().min(BLOCK_SIZE);
+        let mut buf = Secret::<BLOCK_SIZE>::zeroed();
+        last.read(&mut buf[..len]);
+        xor_into(&mut st.mac, &buf[..len]);
         match K::KIND {
             Kind::Cmac | Kind::Xcbc => {
                 if len == BLOCK_SIZE {

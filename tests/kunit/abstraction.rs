@@ -141,6 +141,7 @@ impl Shash for TestMac {
     const DRIVER_NAME: &'static CStr = c"sm4rs-test-mac-oracle";
     const PRIORITY: i32 = 0;
     const BLOCK_SIZE: u32 = 16;
+    const FINAL_NONZERO: bool = false;
 
     type Digest = [u8; 16];
     type Key = OracleKey;
@@ -154,11 +155,11 @@ impl Shash for TestMac {
         TestMacState([0; 16])
     }
 
-    fn update(key: &OracleKey, st: &mut TestMacState, data: Input<'_>, _: &mut Simd) {
+    fn update(key: &OracleKey, st: &mut TestMacState, blocks: Input<'_>, _: &mut Simd) {
         let mut off = 0;
-        while off + 16 <= data.len() {
+        while off + 16 <= blocks.len() {
             let mut b = [0u8; 16];
-            data.read_at(off, &mut b);
+            blocks.read_at(off, &mut b);
             for (m, x) in st.0.iter_mut().zip(b) {
                 *m ^= x;
             }
@@ -167,7 +168,7 @@ impl Shash for TestMac {
         }
     }
 
-    fn finish(_: &OracleKey, st: &mut TestMacState, out: &mut [u8; 16], _: &mut Simd) {
+    fn finup(_: &OracleKey, st: &mut TestMacState, _: Input<'_>, out: &mut [u8; 16], _: &mut Simd) {
         *out = st.0;
     }
 }

@@ -555,14 +555,19 @@ mod ce_mac {
 
     /// The state a request exports (the crypto API copies states as bytes, e.g. for
     /// AF_ALG's accept()) continues in a new descriptor to the oracle's MAC of the whole
-    /// message, whatever the split; and a state whose fill count says more than a block (any
-    /// byte value is a state the API can import) is read as a full block, never past it.
+    /// message, whatever the split. The state ends with the partial block and its fill
+    /// count (the hash API's layout since Linux 6.16, the abstraction's before): CMAC and
+    /// XCBC keep a last whole block there, CBC-MAC does not. A count above a block (any
+    /// bytes are a state the API can import) is refused (`EOVERFLOW`, by the API that
+    /// keeps the block) or read as a full block (by the abstraction), never read past.
     fn mac_export_import() -> TestResult {
+        const EOVERFLOW: i32 = -75;
         skip_unless!(present(), "sm4-ce is not loaded");
         let mut rng = Rng(0x5eed_0304);
         let mut data = [0u8; 100];
         rng.fill(&mut data);
         for (ours, reference) in PAIRS {
+            let keeps_whole = ours != c"cbcmac-sm4-ce";
             let mut a = check_ok!(ShashTfm::new(ours));
             let mut r = check_ok!(ShashTfm::new(reference));
             let mut key = [0u8; 16];
@@ -577,19 +582,26 @@ mod ce_mac {
                     if split > len {
                         continue;
                     }
-                    let mut state = [0u8; 17];
+                    // The MAC, the partial block, its fill count.
+                    let mut state = [0u8; 33];
                     check!(a.export_after(&msg[..split], &mut state).is_ok());
+                    let fill = if keeps_whole && split > 0 && split % 16 == 0 {
+                        16
+                    } else {
+                        split % 16
+                    };
+                    check_eq!(usize::from(state[32]), fill);
                     let mut got = [0u8; 16];
                     check!(a.digest_from_state(&state, &msg[split..], &mut got).is_ok());
                     check_eq!(got, want);
-                    // A full block taken in: every count above 16 means the same.
-                    if split > 0 && split % 16 == 0 {
-                        check_eq!(state[16], 16);
-                        for fill in [17u8, 0x80, 0xff] {
-                            state[16] = fill;
+                    if fill == 16 {
+                        for over in [17u8, 0x80, 0xff] {
+                            state[32] = over;
                             let mut got = [0u8; 16];
-                            check!(a.digest_from_state(&state, &msg[split..], &mut got).is_ok());
-                            check_eq!(got, want);
+                            match a.digest_from_state(&state, &msg[split..], &mut got) {
+                                Ok(()) => check_eq!(got, want),
+                                Err(e) => check_eq!(e.to_errno(), EOVERFLOW),
+                            }
                         }
                     }
                 }
