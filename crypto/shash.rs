@@ -332,8 +332,9 @@ impl<'a> Input<'a> {
         }
     }
 
-    /// The bytes of `buf` (the abstraction's own buffer of a partial block).
-    pub(crate) fn from_slice(buf: &'a [u8]) -> Self {
+    /// The bytes of `buf`, e.g. a driver's or the abstraction's own buffer of a partial
+    /// block.
+    pub fn from_slice(buf: &'a [u8]) -> Self {
         // INVARIANT: a slice is readable for its length while it is borrowed.
         Self {
             ptr: buf.as_ptr(),
