@@ -739,7 +739,7 @@ fn nested_sections_refused() -> TestResult {
 }
 
 suite!(
-    c"sm4_abstraction",
+    sm4_abstraction,
     [
         registration_dropped_while_in_use,
         registration_failure_is_clean,

@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 
 //! Suites `sm4_ce_gcm` and `sm4_ce_ccm`: `gcm-sm4-ce` and `ccm-sm4-ce` against the kernel's
-//! templates over the oracle, `gcm_base(ctr(sm4-oracle),ghash-generic)` (`ghash-lib` from
-//! Linux 6.19 on) and `ccm_base(ctr(sm4-oracle),cbcmac(sm4-oracle))`, which share no code with them: associated
-//! data and text lengths from 0 past 4096 (and, for CCM, associated data long enough for its
-//! 6-byte length encoding), every tag size, in place and out of place, scatterlists in
-//! 1-byte and mixed pieces; decryption of what was encrypted, and of it with a bit of the tag
-//! or of the text flipped (`EBADMSG` from both); bad keys, tag sizes, IVs and lengths
-//! refused as the references refuse them. Each suite is skipped where its driver is not
-//! loaded.
+//! templates over the oracle, `gcm_base(ctr(sm4-oracle),ghash-generic)` (`ghash-lib` from Linux
+//! 6.19 on) and `ccm_base(ctr(sm4-oracle),cbcmac(sm4-oracle))`, which share no code with them:
+//! associated data and text lengths from 0 past 4096 (and, for CCM, associated data long enough for
+//! its 6-byte length encoding), every tag size, in place and out of place, scatterlists in 1-byte
+//! and mixed pieces; decryption of what was encrypted, and of it with a bit of the tag or of the
+//! text flipped (`EBADMSG` from both); bad keys, tag sizes, IVs and lengths refused as the
+//! references refuse them. Each suite is skipped where its driver is not loaded.
 
 use crate::kunit::{check, check_eq, skip_unless, suite, Failure, TestResult};
 use crate::rng::Rng;
@@ -492,7 +491,7 @@ pub(crate) mod gcm {
     }
 
     suite!(
-        c"sm4_ce_gcm",
+        sm4_ce_gcm,
         [
             gcm_vs_reference,
             gcm_bad_input,
@@ -528,7 +527,7 @@ pub(crate) mod ccm {
     }
 
     suite!(
-        c"sm4_ce_ccm",
+        sm4_ce_ccm,
         [
             ccm_vs_reference,
             ccm_bad_input,

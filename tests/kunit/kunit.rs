@@ -4,15 +4,14 @@
 //!
 //! C header: [`include/kunit/test.h`](srctree/include/kunit/test.h).
 //!
-//! Linux 6.12 has no Rust macro for KUnit suites and later kernels' `#[kunit_tests]` is
-//! only compiled with `CONFIG_KUNIT=y`; [`suite!`] works on both. It builds the
-//! `struct kunit_case` array and `struct kunit_suite` at compile time and places a pointer to
-//! the suite in the module's `.kunit_test_suites` section, where KUnit finds it when the
-//! module is loaded. Test functions return [`TestResult`]; the [`check!`], [`check_eq!`] and
-//! [`check_ok!`] macros fail the test case with the failing expression and its location.
+//! Test functions return [`TestResult`]; the [`check!`], [`check_eq!`] and [`check_ok!`]
+//! macros fail the test case with the failing expression and its location, and
+//! [`skip_unless!`] skips it. Failing by returning (rather than by aborting the test's thread,
+//! as the kernel's KUnit `assert!` does) lets the case's transforms and registrations be
+//! dropped before the next case runs. [`suite!`] declares a suite of such functions; it needs
+//! KUnit built in (`CONFIG_KUNIT=y`, which the test module's Kconfig option depends on).
 
 use crate::crypto::bindings;
-use core::cell::UnsafeCell;
 
 /// Why a test case failed (where, and the check that did not hold), or why it was skipped.
 pub struct Failure {
@@ -29,7 +28,63 @@ pub struct Failure {
 /// What a test case returns.
 pub type TestResult = core::result::Result<(), Failure>;
 
+/// Records the outcome `result` of the test case `name` in the running test `test`: a skip
+/// (status and comment, as `kunit_mark_skipped()`), or a failure, printed with where and why.
+/// Returns whether the case failed.
+///
+/// # Safety
+///
+/// `test` must be the running test.
+unsafe fn record(test: *mut bindings::kunit, name: &str, result: TestResult) -> bool {
+    let (status, f) = match result {
+        Ok(()) => return false,
+        Err(f) if f.skip => (bindings::kunit_status_KUNIT_SKIPPED, f),
+        Err(f) => {
+            kernel::pr_err!(
+                "    # {}: check failed at {}:{}: {}\n",
+                name,
+                f.file,
+                f.line,
+                f.what
+            );
+            (bindings::kunit_status_KUNIT_FAILURE, f)
+        }
+    };
+    // SAFETY: `test` is the running test, valid for the duration of this call; KUnit reads
+    // the comment and `status` after the case returns (`kunit_mark_skipped()`,
+    // `kunit_set_failure()`).
+    unsafe {
+        if f.skip {
+            let comment = &mut (*test).status_comment;
+            let n = f.what.len().min(comment.len() - 1);
+            for (d, s) in comment.iter_mut().zip(f.what.bytes().take(n)) {
+                *d = s as core::ffi::c_char;
+            }
+            comment[n] = 0;
+        }
+        core::ptr::write_volatile(core::ptr::addr_of_mut!((*test).status), status);
+    }
+    !f.skip
+}
+
+/// Concludes the test case `name` run by `#[kunit_tests]`: records a skip or prints a failure
+/// (see [`record`]), and returns `Err` for a failure, which the kernel's macro reports.
+#[cfg(sm4rs_kunit_tests)]
+pub fn conclude(name: &str, result: TestResult) -> core::result::Result<(), ()> {
+    // SAFETY: FFI call without preconditions; null outside a KUnit test's thread.
+    let test = unsafe { kernel::bindings::kunit_get_current_test() }.cast::<bindings::kunit>();
+    if test.is_null() {
+        return result.map_err(|_| ());
+    }
+    // SAFETY: `test` is the running test (KUnit's current test of this thread).
+    match unsafe { record(test, name, result) } {
+        true => Err(()),
+        false => Ok(()),
+    }
+}
+
 /// A test case: a type standing for one test function (made by [`suite!`]).
+#[cfg(not(sm4rs_kunit_tests))]
 pub trait Case {
     /// The test's name, as KUnit prints it.
     const NAME: &'static str;
@@ -42,62 +97,22 @@ pub trait Case {
 /// # Safety
 ///
 /// Called by KUnit with the running test.
+#[cfg(not(sm4rs_kunit_tests))]
 pub unsafe extern "C" fn run_case<C: Case>(test: *mut bindings::kunit) {
-    match C::run() {
-        Ok(()) => {}
-        Err(f) if f.skip => {
-            // SAFETY: `test` is the running test; this is `kunit_mark_skipped()`: the
-            // comment (NUL-terminated, truncated to the buffer) and the status, which KUnit
-            // reads after the case returns.
-            unsafe {
-                let comment = &mut (*test).status_comment;
-                let n = f.what.len().min(comment.len() - 1);
-                for (d, s) in comment.iter_mut().zip(f.what.bytes().take(n)) {
-                    *d = s as core::ffi::c_char;
-                }
-                comment[n] = 0;
-                core::ptr::write_volatile(
-                    core::ptr::addr_of_mut!((*test).status),
-                    bindings::kunit_status_KUNIT_SKIPPED,
-                )
-            };
-        }
-        // SAFETY: `test` is the running test.
-        Err(f) => unsafe { fail_case(test, C::NAME, &f) },
-    }
-}
-
-/// Marks the running test as failed, printing where and why.
-///
-/// # Safety
-///
-/// `test` must be the running test.
-unsafe fn fail_case(test: *mut bindings::kunit, name: &str, f: &Failure) {
-    kernel::pr_err!(
-        "    # {}: check failed at {}:{}: {}\n",
-        name,
-        f.file,
-        f.line,
-        f.what
-    );
-    // SAFETY: `test` is the running test, valid for the duration of this call; KUnit reads
-    // `status` after the case returns (this is `kunit_set_failure()`).
-    unsafe {
-        core::ptr::write_volatile(
-            core::ptr::addr_of_mut!((*test).status),
-            bindings::kunit_status_KUNIT_FAILURE,
-        )
-    };
+    // SAFETY: `test` is the running test.
+    unsafe { record(test, C::NAME, C::run()) };
 }
 
 /// A C object that KUnit writes to, placed in a `static`.
+#[cfg(not(sm4rs_kunit_tests))]
 #[repr(transparent)]
-pub struct KunitCell<T>(UnsafeCell<T>);
+pub struct KunitCell<T>(core::cell::UnsafeCell<T>);
 
+#[cfg(not(sm4rs_kunit_tests))]
 impl<T> KunitCell<T> {
     /// Wraps `v`.
     pub const fn new(v: T) -> Self {
-        Self(UnsafeCell::new(v))
+        Self(core::cell::UnsafeCell::new(v))
     }
 
     /// A raw pointer to the contents.
@@ -106,17 +121,21 @@ impl<T> KunitCell<T> {
     }
 }
 
+#[cfg(not(sm4rs_kunit_tests))]
 // SAFETY: only KUnit accesses the contents, and it serialises the runs of a suite.
 unsafe impl<T> Sync for KunitCell<T> {}
 
 /// An entry of the `.kunit_test_suites` section: a pointer to a suite.
+#[cfg(not(sm4rs_kunit_tests))]
 #[repr(transparent)]
 pub struct SuiteEntry(pub *mut bindings::kunit_suite);
 
+#[cfg(not(sm4rs_kunit_tests))]
 // SAFETY: the pointer is only read, by KUnit.
 unsafe impl Sync for SuiteEntry {}
 
 /// A `kunit_case` for `C`.
+#[cfg(not(sm4rs_kunit_tests))]
 pub const fn case<C: Case>(name: &'static core::ffi::CStr) -> bindings::kunit_case {
     // SAFETY: `kunit_case` is a C struct for which all-zero is valid (and is what C's
     // `KUNIT_CASE()` leaves in the fields it does not name).
@@ -127,12 +146,14 @@ pub const fn case<C: Case>(name: &'static core::ffi::CStr) -> bindings::kunit_ca
 }
 
 /// The terminating, all-zero `kunit_case`.
+#[cfg(not(sm4rs_kunit_tests))]
 pub const fn case_end() -> bindings::kunit_case {
     // SAFETY: all-zero is the terminator KUnit looks for.
     unsafe { core::mem::zeroed() }
 }
 
 /// A `kunit_suite` named `name` running `cases` (terminated by [`case_end`]).
+#[cfg(not(sm4rs_kunit_tests))]
 pub const fn new_suite(
     name: &core::ffi::CStr,
     cases: *mut bindings::kunit_case,
@@ -218,10 +239,35 @@ macro_rules! skip_unless {
 pub(crate) use skip_unless;
 
 /// Declares a KUnit suite named `$suite` with the test functions `$test`
-/// (each `fn() -> TestResult`), run when the module is loaded.
+/// (each `fn() -> TestResult`), run when the module is loaded: through the kernel's
+/// `#[kunit_tests]`, a module `$suite` of one `#[test]` function per case, each handing its
+/// result to [`conclude`]. (`#[kunit_tests]` compiles its suites only with `CONFIG_KUNIT=y`.)
+#[cfg(sm4rs_kunit_tests)]
 #[allow(unused_macros)]
 macro_rules! suite {
-    ($suite:expr, [$($test:ident),+ $(,)?]) => {
+    ($suite:ident, [$($test:ident),+ $(,)?]) => {
+        #[::kernel::macros::kunit_tests($suite)]
+        mod $suite {
+            $(
+                #[test]
+                fn $test() -> core::result::Result<(), ()> {
+                    $crate::kunit::conclude(stringify!($test), super::$test())
+                }
+            )+
+        }
+    };
+}
+
+/// Declares a KUnit suite named `$suite` with the test functions `$test`
+/// (each `fn() -> TestResult`), run when the module is loaded. The kernel has no Rust macro
+/// for KUnit suites (`#[kunit_tests]` came in Linux 6.15): this one builds the
+/// `struct kunit_case` array and the `struct kunit_suite` at compile time and places a pointer
+/// to the suite in the module's `.kunit_test_suites` section, where KUnit finds it when the
+/// module is loaded.
+#[cfg(not(sm4rs_kunit_tests))]
+#[allow(unused_macros)]
+macro_rules! suite {
+    ($suite:ident, [$($test:ident),+ $(,)?]) => {
         const _: () = {
             use $crate::crypto::bindings;
             use $crate::kunit;
@@ -249,7 +295,15 @@ macro_rules! suite {
                     kunit::case_end(),
                 ]);
             static SUITE: kunit::KunitCell<bindings::kunit_suite> =
-                kunit::KunitCell::new(kunit::new_suite($suite, CASES.get().cast()));
+                kunit::KunitCell::new(kunit::new_suite(
+                    match core::ffi::CStr::from_bytes_with_nul(
+                        concat!(stringify!($suite), "\0").as_bytes()
+                    ) {
+                        Ok(n) => n,
+                        Err(_) => panic!("suite name"),
+                    },
+                    CASES.get().cast(),
+                ));
             #[used]
             #[link_section = ".kunit_test_suites"]
             static ENTRY: kunit::SuiteEntry = kunit::SuiteEntry(SUITE.get());

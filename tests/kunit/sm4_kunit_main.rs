@@ -269,7 +269,7 @@ mod generic {
     }
 
     suite!(
-        c"sm4_generic",
+        sm4_generic,
         [
             cfb_generic_vectors,
             standard_vector,
@@ -295,13 +295,11 @@ mod ce {
         xts: c"xts-sm4-ce",
     };
 
-    /// The name of the suite.
-    const SUITE_NAME: &core::ffi::CStr = c"sm4_ce";
-
     /// The priority of the drivers.
     const PRIORITY: i32 = 400;
 
     include!("sm4_modes.rs");
+    modes_suite!(sm4_ce);
 }
 
 /// Suite `sm4_neon`: the modes of `sm4-neon`.
@@ -316,13 +314,11 @@ mod neon {
         xts: c"xts-sm4-neon",
     };
 
-    /// The name of the suite.
-    const SUITE_NAME: &core::ffi::CStr = c"sm4_neon";
-
     /// The priority of the drivers.
     const PRIORITY: i32 = 200;
 
     include!("sm4_modes.rs");
+    modes_suite!(sm4_neon);
 
     /// Suite `sm4_neon_variants`: each way the NEON core does the S-box (tbx, tbl, aese),
     /// forced in turn whatever the CPU would pick, through the modes that use the batch
@@ -422,7 +418,7 @@ mod neon {
         }
 
         suite!(
-            c"sm4_neon_variants",
+            sm4_neon_variants,
             [tbx_vs_oracle, tbl_vs_oracle, aese_vs_oracle]
         );
     }
@@ -466,7 +462,7 @@ mod ce_cipher {
         Ok(())
     }
 
-    suite!(c"sm4_ce_cipher", [cipher_vs_oracle]);
+    suite!(sm4_ce_cipher, [cipher_vs_oracle]);
 }
 
 /// Suite `sm4_ce_mac`: `cmac-sm4-ce`, `xcbc-sm4-ce` and `cbcmac-sm4-ce` against the kernel's
@@ -610,10 +606,7 @@ mod ce_mac {
         Ok(())
     }
 
-    suite!(
-        c"sm4_ce_mac",
-        [mac_vs_oracle, mac_bad_keys, mac_export_import]
-    );
+    suite!(sm4_ce_mac, [mac_vs_oracle, mac_bad_keys, mac_export_import]);
 }
 
 #[path = "abstraction.rs"]

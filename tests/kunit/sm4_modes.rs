@@ -2,9 +2,10 @@
 
 // KUnit suite of an accelerated SM4 driver's modes, shared by the back ends: `include!`d by
 // the test module (`tests/kunit/sm4_kunit_main.rs`) once per driver, into a module that
-// names the drivers under test as `DRIVERS` and the suite as `SUITE_NAME`. The drivers are reached
-// through the crypto API only, by driver name, so the production modules carry no test
-// code; the suite is skipped where the driver is not loaded.
+// names the drivers under test as `DRIVERS` and then declares the suite with
+// `modes_suite!(name)`. The drivers are reached through the crypto API only, by driver
+// name, so the production modules carry no test code; the suite is skipped where the driver
+// is not loaded.
 //
 // Each mode is compared through the crypto API with the kernel's templates over upstream's C
 // SM4 (the oracle, `oracle.rs`: `ecb(sm4-oracle)`, `cbc(sm4-oracle)`, `ctr(sm4-oracle)`,
@@ -583,20 +584,25 @@ fn neon_sections_per_page() -> TestResult {
     Ok(())
 }
 
-suite!(
-    SUITE_NAME,
-    [
-        driver_parameters,
-        ecb_null_iv,
-        ecb_vs_oracle,
-        cbc_vs_oracle,
-        cfb_vs_oracle,
-        ctr_vs_oracle,
-        cts_vs_oracle,
-        xts_vs_oracle,
-        cfb_vectors,
-        ctr_counter_wrap,
-        bad_inputs,
-        neon_sections_per_page
-    ]
-);
+/// Declares the suite, named `$suite` by the including module.
+macro_rules! modes_suite {
+    ($suite:ident) => {
+        suite!(
+            $suite,
+            [
+                driver_parameters,
+                ecb_null_iv,
+                ecb_vs_oracle,
+                cbc_vs_oracle,
+                cfb_vs_oracle,
+                ctr_vs_oracle,
+                cts_vs_oracle,
+                xts_vs_oracle,
+                cfb_vectors,
+                ctr_counter_wrap,
+                bad_inputs,
+                neon_sections_per_page
+            ]
+        );
+    };
+}
