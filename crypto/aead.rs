@@ -17,7 +17,7 @@
 //! and must not use it.
 
 use super::{
-    alg::{ctx, ctx_exit, ctx_init, Desc, Kind},
+    alg::{ctx, exit_tfm, init_tfm, Desc, Kind},
     bindings, byte_slice, name_array,
     simd::Simd,
     skcipher::{walk_span, Key, Span, Step, MAX_STEP},
@@ -92,8 +92,8 @@ impl<T: Aead> Adapter<T> {
         alg.setauthsize = Some(Self::setauthsize);
         alg.encrypt = Some(Self::encrypt);
         alg.decrypt = Some(Self::decrypt);
-        alg.init = Some(Self::init);
-        alg.exit = Some(Self::exit);
+        alg.init = Some(init_tfm::<AeadKind, T::Context>);
+        alg.exit = Some(exit_tfm::<AeadKind, T::Context>);
         alg.ivsize = T::Iv::SIZE as c_uint;
         alg.maxauthsize = T::MAX_AUTH_SIZE;
         alg.chunksize = T::CHUNK_SIZE;
@@ -104,28 +104,6 @@ impl<T: Aead> Adapter<T> {
         alg.base.cra_driver_name = name_array(T::DRIVER_NAME);
         alg
     };
-
-    /// `init`: creates the context.
-    ///
-    /// # Safety
-    ///
-    /// Called by the crypto API with a new transform of this algorithm.
-    unsafe extern "C" fn init(tfm: *mut bindings::crypto_aead) -> c_int {
-        // SAFETY: a new transform of this algorithm, whose context area fits `T::Context`
-        // (`cra_ctxsize`, alignment checked in `ALG`).
-        unsafe { ctx_init::<T::Context>(&raw mut (*tfm).base) };
-        0
-    }
-
-    /// `exit`: drops the context and wipes its memory.
-    ///
-    /// # Safety
-    ///
-    /// Called by the crypto API once, when a transform initialised by `init` is freed.
-    unsafe extern "C" fn exit(tfm: *mut bindings::crypto_aead) {
-        // SAFETY: the context was created by `init` and is never used again.
-        unsafe { ctx_exit::<T::Context>(&raw mut (*tfm).base) };
-    }
 
     /// # Safety
     ///
@@ -246,11 +224,14 @@ pub const MAX_TAG: usize = 16;
 /// The kind of the AEADs: `struct aead_alg`.
 pub struct AeadKind;
 
-// SAFETY: `aead_alg` embeds its `crypto_alg` at `base`; it is registered and unregistered
-// with `crypto_register_aead()` and `crypto_unregister_aead()`.
+// SAFETY: `aead_alg` embeds its `crypto_alg` at `base`, `crypto_aead` its `crypto_tfm` at
+// `base`; it is registered and unregistered with `crypto_register_aead()` and
+// `crypto_unregister_aead()`.
 unsafe impl Kind for AeadKind {
     type Raw = bindings::aead_alg;
     const BASE: usize = core::mem::offset_of!(bindings::aead_alg, base);
+    type Tfm = bindings::crypto_aead;
+    const TFM_BASE: usize = core::mem::offset_of!(bindings::crypto_aead, base);
 
     unsafe fn register(raw: *mut bindings::aead_alg) -> c_int {
         // SAFETY: as required of the caller.

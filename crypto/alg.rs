@@ -5,7 +5,7 @@
 //!
 //! C header: [`include/crypto/algapi.h`](srctree/include/crypto/algapi.h).
 //!
-//! A kind ([`Kind`]: cipher, skcipher, shash) names the C struct that describes one of its
+//! A kind ([`Kind`]: cipher, skcipher, shash, AEAD) names the C struct that describes one of its
 //! algorithms and the functions that register it. [`Registration`] registers `N`
 //! descriptions of one kind and unregisters them when dropped.
 //!
@@ -38,7 +38,8 @@ use kernel::{
 ///
 /// # Safety
 ///
-/// `BASE` must be the offset of the `crypto_alg` that a `Raw` embeds; [`Kind::register`] and
+/// `BASE` must be the offset of the `crypto_alg` that a `Raw` embeds, `TFM_BASE` that of the
+/// `crypto_tfm` that a `Tfm` embeds; [`Kind::register`] and
 /// [`Kind::unregister`] must be the kind's registration functions, which register the
 /// algorithm described by `*raw` (which must then stay put until its `cra_destroy`) and
 /// unregister it.
@@ -47,6 +48,10 @@ pub unsafe trait Kind: 'static {
     type Raw: 'static;
     /// The offset of the `struct crypto_alg` in [`Kind::Raw`].
     const BASE: usize;
+    /// A transform of an algorithm of the kind, e.g. `struct crypto_skcipher`.
+    type Tfm: 'static;
+    /// The offset of the `struct crypto_tfm` in [`Kind::Tfm`].
+    const TFM_BASE: usize;
 
     /// Registers the algorithm `raw` describes (`crypto_register_skcipher()`, ...).
     ///
@@ -210,24 +215,37 @@ pub(crate) unsafe fn ctx<C>(tfm: *mut bindings::crypto_tfm) -> *mut C {
     unsafe { (*tfm).__crt_ctx.as_mut_ptr().cast() }
 }
 
-/// Creates the context of a new transform (`cra_init`, `init`, `init_tfm`).
-///
-/// # Safety
-///
-/// As for [`ctx`], with a context area not yet initialised.
-pub(crate) unsafe fn ctx_init<C: Default>(tfm: *mut bindings::crypto_tfm) {
-    // SAFETY: the context area is allocated, aligned for `C` and not yet initialised.
-    unsafe { ptr::write(ctx::<C>(tfm), C::default()) };
+/// The `crypto_tfm` of the transform `tfm` of kind `K`.
+fn tfm_base<K: Kind>(tfm: *mut K::Tfm) -> *mut bindings::crypto_tfm {
+    // By `Kind`'s safety requirements, `TFM_BASE` is in bounds of the transform.
+    tfm.cast::<u8>().wrapping_add(K::TFM_BASE).cast()
 }
 
-/// Drops the context of a transform and wipes its memory (`cra_exit`, `exit`, `exit_tfm`).
+/// The callback that creates the context, a `C`, of a new transform of kind `K` (a cipher's
+/// `cra_init`, an skcipher's or AEAD's `init`, a hash's `init_tfm`).
 ///
 /// # Safety
 ///
-/// As for [`ctx`], with a context created by [`ctx_init`] and never used again.
-pub(crate) unsafe fn ctx_exit<C>(tfm: *mut bindings::crypto_tfm) {
-    // SAFETY: the transform is live and its context initialised (caller).
-    let c = unsafe { ctx::<C>(tfm) };
+/// Called by the crypto API with a new transform of an algorithm of kind `K` whose context
+/// area fits `C` (the kind's description sets `cra_ctxsize` to its size and checks its
+/// alignment at compile time).
+pub(crate) unsafe extern "C" fn init_tfm<K: Kind, C: Default>(tfm: *mut K::Tfm) -> c_int {
+    // SAFETY: the transform is live (caller) and its context area, allocated and aligned for
+    // `C`, not yet initialised.
+    unsafe { ptr::write(ctx::<C>(tfm_base::<K>(tfm)), C::default()) };
+    0
+}
+
+/// The callback that drops the context of a transform of kind `K` and wipes its memory (a
+/// cipher's `cra_exit`, an skcipher's or AEAD's `exit`, a hash's `exit_tfm`).
+///
+/// # Safety
+///
+/// Called by the crypto API once, when a transform initialised by [`init_tfm`] with the same
+/// `K` and `C` is freed.
+pub(crate) unsafe extern "C" fn exit_tfm<K: Kind, C>(tfm: *mut K::Tfm) {
+    // SAFETY: the transform is live and its context, a `C`, initialised (caller).
+    let c = unsafe { ctx::<C>(tfm_base::<K>(tfm)) };
     // SAFETY: the context is never used again (caller).
     unsafe { ptr::drop_in_place(c) };
     // SAFETY: the area is `size_of::<C>()` bytes long.

@@ -10,7 +10,7 @@
 //! transform is allocated and wiped when it is freed.
 
 use super::{
-    alg::{ctx, ctx_exit, ctx_init, Desc, Kind},
+    alg::{ctx, exit_tfm, init_tfm, Desc, Kind},
     bindings, byte_slice, name_array,
     simd::Simd,
     Block,
@@ -78,8 +78,8 @@ impl<T: Cipher> Adapter<T> {
         alg.cra_priority = T::PRIORITY;
         alg.cra_name = name_array(T::NAME);
         alg.cra_driver_name = name_array(T::DRIVER_NAME);
-        alg.cra_init = Some(Self::init);
-        alg.cra_exit = Some(Self::exit);
+        alg.cra_init = Some(init_tfm::<CipherKind, T::Context>);
+        alg.cra_exit = Some(exit_tfm::<CipherKind, T::Context>);
         alg.cra_u.cipher = bindings::cipher_alg {
             cia_min_keysize: T::MIN_KEY_SIZE,
             cia_max_keysize: T::MAX_KEY_SIZE,
@@ -89,28 +89,6 @@ impl<T: Cipher> Adapter<T> {
         };
         alg
     };
-
-    /// `cra_init`: creates the context.
-    ///
-    /// # Safety
-    ///
-    /// Called by the crypto API with a new transform of this algorithm.
-    unsafe extern "C" fn init(tfm: *mut bindings::crypto_tfm) -> c_int {
-        // SAFETY: a new transform of this algorithm, whose context area fits `T::Context`
-        // (`cra_ctxsize`, alignment checked in `ALG`).
-        unsafe { ctx_init::<T::Context>(tfm) };
-        0
-    }
-
-    /// `cra_exit`: drops the context and wipes its memory.
-    ///
-    /// # Safety
-    ///
-    /// Called by the crypto API once, when a transform initialised by `init` is freed.
-    unsafe extern "C" fn exit(tfm: *mut bindings::crypto_tfm) {
-        // SAFETY: the context was created by `init` and is never used again.
-        unsafe { ctx_exit::<T::Context>(tfm) };
-    }
 
     /// `cia_setkey`.
     ///
@@ -198,11 +176,14 @@ impl<T: Cipher> Adapter<T> {
 /// The kind of the single-block ciphers: `struct crypto_alg` itself.
 pub struct CipherKind;
 
-// SAFETY: the description is the `crypto_alg` itself (offset 0), registered and unregistered
-// with `crypto_register_alg()` and `crypto_unregister_alg()`.
+// SAFETY: the description is the `crypto_alg` itself (offset 0), and a transform the
+// `crypto_tfm` itself; it is registered and unregistered with `crypto_register_alg()` and
+// `crypto_unregister_alg()`.
 unsafe impl Kind for CipherKind {
     type Raw = bindings::crypto_alg;
     const BASE: usize = 0;
+    type Tfm = bindings::crypto_tfm;
+    const TFM_BASE: usize = 0;
 
     unsafe fn register(raw: *mut bindings::crypto_alg) -> c_int {
         // SAFETY: as required of the caller.

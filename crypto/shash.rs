@@ -20,7 +20,7 @@
 //! ([`compat::Partial`]).
 
 use super::{
-    alg::{ctx, ctx_exit, ctx_init, Desc, Kind},
+    alg::{ctx, exit_tfm, init_tfm, Desc, Kind},
     bindings, byte_slice,
     compat::Partial,
     name_array,
@@ -139,8 +139,8 @@ impl<T: Shash> Adapter<T> {
         alg.update = Some(Self::update);
         alg.finup = Some(Self::finup);
         alg.setkey = Some(Self::setkey);
-        alg.init_tfm = Some(Self::init_tfm);
-        alg.exit_tfm = Some(Self::exit_tfm);
+        alg.init_tfm = Some(init_tfm::<ShashKind, T::Key>);
+        alg.exit_tfm = Some(exit_tfm::<ShashKind, T::Key>);
         alg.descsize = size_of::<DescState<T::State>>() as c_uint;
         // SAFETY: zero is valid for the common part too.
         let mut halg: bindings::hash_alg_common = unsafe { core::mem::zeroed() };
@@ -173,28 +173,6 @@ impl<T: Shash> Adapter<T> {
         // `Partial`'s invariants).
         let state = unsafe { &mut *(*desc).__ctx.as_mut_ptr().cast::<DescState<T::State>>() };
         (key, state)
-    }
-
-    /// `init_tfm`: creates the context.
-    ///
-    /// # Safety
-    ///
-    /// Called by the crypto API with a new transform of this algorithm.
-    unsafe extern "C" fn init_tfm(tfm: *mut bindings::crypto_shash) -> c_int {
-        // SAFETY: a new transform of this algorithm, whose context area fits `T::Key`
-        // (`cra_ctxsize`, alignment checked in `ALG`).
-        unsafe { ctx_init::<T::Key>(&raw mut (*tfm).base) };
-        0
-    }
-
-    /// `exit_tfm`: drops the context and wipes its memory.
-    ///
-    /// # Safety
-    ///
-    /// Called by the crypto API once, when a transform initialised by `init_tfm` is freed.
-    unsafe extern "C" fn exit_tfm(tfm: *mut bindings::crypto_shash) {
-        // SAFETY: the context was created by `init_tfm` and is never used again.
-        unsafe { ctx_exit::<T::Key>(&raw mut (*tfm).base) };
     }
 
     /// `setkey`.
@@ -398,11 +376,14 @@ impl<'a> Input<'a> {
 /// The kind of the synchronous hashes: `struct shash_alg`.
 pub struct ShashKind;
 
-// SAFETY: `shash_alg` embeds its `crypto_alg` at `halg.base`; it is registered and
-// unregistered with `crypto_register_shash()` and `crypto_unregister_shash()`.
+// SAFETY: `shash_alg` embeds its `crypto_alg` at `halg.base`, `crypto_shash` its
+// `crypto_tfm` at `base`; it is registered and unregistered with `crypto_register_shash()`
+// and `crypto_unregister_shash()`.
 unsafe impl Kind for ShashKind {
     type Raw = bindings::shash_alg;
     const BASE: usize = core::mem::offset_of!(bindings::shash_alg, __bindgen_anon_1.halg.base);
+    type Tfm = bindings::crypto_shash;
+    const TFM_BASE: usize = core::mem::offset_of!(bindings::crypto_shash, base);
 
     unsafe fn register(raw: *mut bindings::shash_alg) -> c_int {
         // SAFETY: as required of the caller.

@@ -13,7 +13,7 @@
 //! `skcipher_walk_done()` itself, outside any NEON section.
 
 use super::{
-    alg::{ctx, ctx_exit, ctx_init, Desc, Kind},
+    alg::{ctx, exit_tfm, init_tfm, Desc, Kind},
     bindings, byte_slice, name_array,
     simd::Simd,
     Block,
@@ -138,8 +138,8 @@ impl<T: Skcipher> Adapter<T> {
         alg.setkey = Some(Self::setkey);
         alg.encrypt = Some(Self::encrypt);
         alg.decrypt = Some(Self::decrypt);
-        alg.init = Some(Self::init);
-        alg.exit = Some(Self::exit);
+        alg.init = Some(init_tfm::<SkcipherKind, T::Context>);
+        alg.exit = Some(exit_tfm::<SkcipherKind, T::Context>);
         alg.walksize = T::WALK_SIZE;
         // SAFETY: zero is valid for the common part too.
         let mut co: bindings::skcipher_alg_common = unsafe { core::mem::zeroed() };
@@ -155,28 +155,6 @@ impl<T: Skcipher> Adapter<T> {
         alg.__bindgen_anon_1.co = co;
         alg
     };
-
-    /// `init`: creates the context.
-    ///
-    /// # Safety
-    ///
-    /// Called by the crypto API with a new transform of this algorithm.
-    unsafe extern "C" fn init(tfm: *mut bindings::crypto_skcipher) -> c_int {
-        // SAFETY: a new transform of this algorithm, whose context area fits `T::Context`
-        // (`cra_ctxsize`, alignment checked in `ALG`).
-        unsafe { ctx_init::<T::Context>(&raw mut (*tfm).base) };
-        0
-    }
-
-    /// `exit`: drops the context and wipes its memory.
-    ///
-    /// # Safety
-    ///
-    /// Called by the crypto API once, when a transform initialised by `init` is freed.
-    unsafe extern "C" fn exit(tfm: *mut bindings::crypto_skcipher) {
-        // SAFETY: the context was created by `init` and is never used again.
-        unsafe { ctx_exit::<T::Context>(&raw mut (*tfm).base) };
-    }
 
     /// # Safety
     ///
@@ -253,11 +231,14 @@ impl<T: Skcipher> Adapter<T> {
 /// The kind of the symmetric key ciphers: `struct skcipher_alg`.
 pub struct SkcipherKind;
 
-// SAFETY: `skcipher_alg` embeds its `crypto_alg` at `co.base`; it is registered and
-// unregistered with `crypto_register_skcipher()` and `crypto_unregister_skcipher()`.
+// SAFETY: `skcipher_alg` embeds its `crypto_alg` at `co.base`, `crypto_skcipher` its
+// `crypto_tfm` at `base`; it is registered and unregistered with
+// `crypto_register_skcipher()` and `crypto_unregister_skcipher()`.
 unsafe impl Kind for SkcipherKind {
     type Raw = bindings::skcipher_alg;
     const BASE: usize = core::mem::offset_of!(bindings::skcipher_alg, __bindgen_anon_1.co.base);
+    type Tfm = bindings::crypto_skcipher;
+    const TFM_BASE: usize = core::mem::offset_of!(bindings::crypto_skcipher, base);
 
     unsafe fn register(raw: *mut bindings::skcipher_alg) -> c_int {
         // SAFETY: as required of the caller.
