@@ -81,6 +81,23 @@ else
 	echo "0 1" >>"$counts"
 fi
 
+# --- the VM results parser -----------------------------------------------------------------
+# scripts/results.awk on a console log made up to hold every kind of result and problem
+# (tests/host/results/console.log) must give the results written down for it, and fail.
+fixture=$REPO/tests/host/results
+set +e
+got=$(awk -v tag="[fixture]" -f "$REPO/scripts/results.awk" "$fixture/console.log" | LC_ALL=C sort)
+parser_rc=$?
+set -e
+if [ "$parser_rc" -ne 0 ] && [ "$got" = "$(cat "$fixture/expected.txt")" ]; then
+	echo "PASS [host] results-parser"
+	echo "1 0" >>"$counts"
+else
+	diff <(echo "$got") "$fixture/expected.txt" | head -n 20 || true
+	echo "FAIL [host] results-parser (scripts/results.awk: not the results of tests/host/results/expected.txt, or exit 0)"
+	echo "0 1" >>"$counts"
+fi
+
 # --- formatting --------------------------------------------------------------------------
 # The crate roots (rustfmt follows their modules) and the suite they include!.
 rust_files=("$REPO"/sm4_*.rs "$REPO"/tests/host/tests/*.rs "$REPO"/tests/kunit/sm4_kunit_main.rs

@@ -1,7 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
-# Helpers for the guest scenarios. Results are printed as
-#   SM4RS-RESULT PASS|FAIL <test name> [(reason)]
-# and read back by scripts/vm.sh on the host. This file: results, the kernel log, loading
+# Helpers for the guest scenarios. Results are KTAP (Documentation/dev-tools/ktap.rst), the
+# format of the KUnit suites that run in the same boot, and scripts/vm.sh reads both with one
+# parser: /init prints the version line, each result is
+#   ok <n> <test name>
+#   not ok <n> <test name> # <reason>
+# numbered from 1 without a gap (the parser checks that none was lost), and /init closes
+# with a diagnostic line that gives the count. This file: results, the kernel log, loading
 # and unloading modules; by concern, in lib/ (sourced at the end):
 #   crypto.sh   what /proc/crypto says: registered, served, self-tested; the lists of modes
 #   users.sh    the kernel's own users: tcrypt, AF_ALG, dm-crypt; unloading while held
@@ -9,8 +13,19 @@
 #   clients.sh  real clients over shared disks: fscrypt, cryptsetup LUKS2
 #   load.sh     load, unloading under load, fault injection, errors for bad input, kmemleak
 
-pass() { echo "SM4RS-RESULT PASS $1"; }
-fail() { echo "SM4RS-RESULT FAIL $1${2:+ ($2)}"; }
+# ktap_result "ok"|"not ok" NAME [REASON]: one KTAP result line. The count is kept in a file,
+# so that results printed from a subshell are numbered too.
+ktap_result() {
+	local n
+	n=$(($(cat /tmp/ktap.count 2>/dev/null || echo 0) + 1))
+	echo $n >/tmp/ktap.count
+	# (A reason of several lines is printed on one.)
+	echo "$1 $n $2${3:+ # $(printf '%s' "$3" | tr '\n' ' ')}"
+}
+# The number of results printed so far.
+ktap_count() { cat /tmp/ktap.count 2>/dev/null || echo 0; }
+pass() { ktap_result ok "$1"; }
+fail() { ktap_result "not ok" "$1" "$2"; }
 
 # The kernel messages printed since the last call (dmesg -c empties the kernel's buffer, so a
 # copy of every message taken is kept in /tmp/klog for klog_all).
