@@ -17,7 +17,7 @@
 //! and must not use it.
 
 use super::{
-    alg::{ctx, exit_tfm, init_tfm, Desc, Kind},
+    alg::{ctx, exit_tfm, init_tfm, kind},
     bindings, byte_slice, name_array,
     simd::Simd,
     skcipher::{walk_span, Key, Span, Step, MAX_STEP},
@@ -221,36 +221,16 @@ impl<T: Aead> Adapter<T> {
 /// The largest tag the abstraction handles (the block size of the ciphers it is used with).
 pub const MAX_TAG: usize = 16;
 
-/// The kind of the AEADs: `struct aead_alg`.
-pub struct AeadKind;
-
-// SAFETY: `aead_alg` embeds its `crypto_alg` at `base`, `crypto_aead` its `crypto_tfm` at
-// `base`; it is registered and unregistered with `crypto_register_aead()` and
-// `crypto_unregister_aead()`.
-unsafe impl Kind for AeadKind {
-    type Raw = bindings::aead_alg;
-    const BASE: usize = core::mem::offset_of!(bindings::aead_alg, base);
-    type Tfm = bindings::crypto_aead;
-    const TFM_BASE: usize = core::mem::offset_of!(bindings::crypto_aead, base);
-
-    unsafe fn register(raw: *mut bindings::aead_alg) -> c_int {
-        // SAFETY: as required of the caller.
-        unsafe { bindings::crypto_register_aead(raw) }
-    }
-
-    unsafe fn unregister(raw: *mut bindings::aead_alg) {
-        // SAFETY: as required of the caller.
-        unsafe { bindings::crypto_unregister_aead(raw) }
+// SAFETY: `crypto_register_aead()` and `crypto_unregister_aead()` register and unregister
+// the algorithm an `aead_alg` describes.
+kind! {
+    /// The kind of the AEADs: `struct aead_alg`.
+    pub struct AeadKind for Aead ("AEADs") {
+        raw: aead_alg at base,
+        tfm: crypto_aead at base,
+        unsafe register: crypto_register_aead, crypto_unregister_aead,
     }
 }
-
-/// The description of `T`, at compile time, for [`Registration::new`].
-pub const fn alg<T: Aead>() -> Desc<AeadKind> {
-    Desc(Adapter::<T>::ALG)
-}
-
-/// `N` registered AEADs; dropping it unregisters them (see [`super::alg`]).
-pub type Registration<const N: usize> = super::alg::Registration<AeadKind, N>;
 
 /// A request handed to [`Aead::encrypt`] or [`Aead::decrypt`].
 ///

@@ -69,6 +69,74 @@ pub unsafe trait Kind: 'static {
     unsafe fn unregister(raw: *mut Self::Raw);
 }
 
+/// Declares a kind of algorithm in the module of its trait (which has the `Adapter` that
+/// builds a description): the unit struct, its [`Kind`] implementation, the module's `alg()`
+/// (the description of a `T`) and its `Registration` alias.
+///
+/// `raw` and `tfm` name the C structs and the fields (nested with `.`, none for the struct
+/// itself) where they embed their `crypto_alg` and `crypto_tfm`: the offsets are taken from
+/// those fields, whose types the expansion checks (it does not compile otherwise). The
+/// registration functions cannot be checked: they follow `unsafe`, and a comment before the
+/// invocation says why they are those of `raw`'s kind.
+macro_rules! kind {
+    // The place of a field of the struct at `p` (none: the struct itself).
+    (@project $p:ident) => { $p };
+    (@project $p:ident $($field:ident).+) => {{
+        // SAFETY: a place is named, not read.
+        unsafe { core::ptr::addr_of_mut!((*$p).$($field).+) }
+    }};
+    (
+        $(#[$doc:meta])*
+        pub struct $kind:ident for $trait:ident ($what:literal) {
+            raw: $raw:ident $(at $($base:ident).+)?,
+            tfm: $tfm:ident $(at $($tfm_base:ident).+)?,
+            unsafe register: $register:ident, $unregister:ident,
+        }
+    ) => {
+        $(#[$doc])*
+        pub struct $kind;
+
+        // The fields named are a `crypto_alg` and a `crypto_tfm` (the offsets below are
+        // theirs): these projections compile only then. They are never called.
+        const _: fn(*mut super::bindings::$raw) -> *mut super::bindings::crypto_alg =
+            |raw| super::alg::kind!(@project raw $($($base).+)?);
+        const _: fn(*mut super::bindings::$tfm) -> *mut super::bindings::crypto_tfm =
+            |tfm| super::alg::kind!(@project tfm $($($tfm_base).+)?);
+
+        // SAFETY: `BASE` and `TFM_BASE` are the offsets of the `crypto_alg` in a `$raw` and
+        // of the `crypto_tfm` in a `$tfm` (checked above); the registration functions are
+        // those of the kind (the invocation's word).
+        unsafe impl super::alg::Kind for $kind {
+            type Raw = super::bindings::$raw;
+            const BASE: usize = 0 $(+ core::mem::offset_of!(super::bindings::$raw, $($base).+))?;
+            type Tfm = super::bindings::$tfm;
+            const TFM_BASE: usize =
+                0 $(+ core::mem::offset_of!(super::bindings::$tfm, $($tfm_base).+))?;
+
+            unsafe fn register(raw: *mut Self::Raw) -> core::ffi::c_int {
+                // SAFETY: as required of the caller.
+                unsafe { super::bindings::$register(raw) }
+            }
+
+            unsafe fn unregister(raw: *mut Self::Raw) {
+                // SAFETY: as required of the caller.
+                unsafe { super::bindings::$unregister(raw) }
+            }
+        }
+
+        /// The description of `T`, at compile time, for [`Registration::new`].
+        pub const fn alg<T: $trait>() -> super::alg::Desc<$kind> {
+            super::alg::Desc(Adapter::<T>::ALG)
+        }
+
+        #[doc = concat!(
+            "`N` registered ", $what, "; dropping it unregisters them (see [`super::alg`])."
+        )]
+        pub type Registration<const N: usize> = super::alg::Registration<$kind, N>;
+    };
+}
+pub(crate) use kind;
+
 /// The C description of one algorithm of kind `K`, built at compile time by the kind's
 /// `alg()` (e.g. [`super::skcipher::alg`]), for [`Registration::new`].
 pub struct Desc<K: Kind>(pub(crate) K::Raw);

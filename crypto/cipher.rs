@@ -10,7 +10,7 @@
 //! transform is allocated and wiped when it is freed.
 
 use super::{
-    alg::{ctx, exit_tfm, init_tfm, Desc, Kind},
+    alg::{ctx, exit_tfm, init_tfm, kind},
     bindings, byte_slice, name_array,
     simd::Simd,
     Block,
@@ -173,33 +173,13 @@ impl<T: Cipher> Adapter<T> {
     }
 }
 
-/// The kind of the single-block ciphers: `struct crypto_alg` itself.
-pub struct CipherKind;
-
-// SAFETY: the description is the `crypto_alg` itself (offset 0), and a transform the
-// `crypto_tfm` itself; it is registered and unregistered with `crypto_register_alg()` and
-// `crypto_unregister_alg()`.
-unsafe impl Kind for CipherKind {
-    type Raw = bindings::crypto_alg;
-    const BASE: usize = 0;
-    type Tfm = bindings::crypto_tfm;
-    const TFM_BASE: usize = 0;
-
-    unsafe fn register(raw: *mut bindings::crypto_alg) -> c_int {
-        // SAFETY: as required of the caller.
-        unsafe { bindings::crypto_register_alg(raw) }
-    }
-
-    unsafe fn unregister(raw: *mut bindings::crypto_alg) {
-        // SAFETY: as required of the caller.
-        unsafe { bindings::crypto_unregister_alg(raw) }
+// SAFETY: `crypto_register_alg()` and `crypto_unregister_alg()` register and unregister a
+// single-block cipher, which a bare `crypto_alg` describes.
+kind! {
+    /// The kind of the single-block ciphers: `struct crypto_alg` itself.
+    pub struct CipherKind for Cipher ("ciphers") {
+        raw: crypto_alg,
+        tfm: crypto_tfm,
+        unsafe register: crypto_register_alg, crypto_unregister_alg,
     }
 }
-
-/// The description of `T`, at compile time, for [`Registration::new`].
-pub const fn alg<T: Cipher>() -> Desc<CipherKind> {
-    Desc(Adapter::<T>::ALG)
-}
-
-/// `N` registered ciphers; dropping it unregisters them (see [`super::alg`]).
-pub type Registration<const N: usize> = super::alg::Registration<CipherKind, N>;

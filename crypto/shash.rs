@@ -20,7 +20,7 @@
 //! ([`compat::Partial`]).
 
 use super::{
-    alg::{ctx, exit_tfm, init_tfm, Desc, Kind},
+    alg::{ctx, exit_tfm, init_tfm, kind},
     bindings, byte_slice,
     compat::Partial,
     name_array,
@@ -373,33 +373,13 @@ impl<'a> Input<'a> {
     }
 }
 
-/// The kind of the synchronous hashes: `struct shash_alg`.
-pub struct ShashKind;
-
-// SAFETY: `shash_alg` embeds its `crypto_alg` at `halg.base`, `crypto_shash` its
-// `crypto_tfm` at `base`; it is registered and unregistered with `crypto_register_shash()`
-// and `crypto_unregister_shash()`.
-unsafe impl Kind for ShashKind {
-    type Raw = bindings::shash_alg;
-    const BASE: usize = core::mem::offset_of!(bindings::shash_alg, __bindgen_anon_1.halg.base);
-    type Tfm = bindings::crypto_shash;
-    const TFM_BASE: usize = core::mem::offset_of!(bindings::crypto_shash, base);
-
-    unsafe fn register(raw: *mut bindings::shash_alg) -> c_int {
-        // SAFETY: as required of the caller.
-        unsafe { bindings::crypto_register_shash(raw) }
-    }
-
-    unsafe fn unregister(raw: *mut bindings::shash_alg) {
-        // SAFETY: as required of the caller.
-        unsafe { bindings::crypto_unregister_shash(raw) }
+// SAFETY: `crypto_register_shash()` and `crypto_unregister_shash()` register and unregister
+// the algorithm a `shash_alg` describes.
+kind! {
+    /// The kind of the synchronous hashes: `struct shash_alg`.
+    pub struct ShashKind for Shash ("hashes") {
+        raw: shash_alg at __bindgen_anon_1.halg.base,
+        tfm: crypto_shash at base,
+        unsafe register: crypto_register_shash, crypto_unregister_shash,
     }
 }
-
-/// The description of `T`, at compile time, for [`Registration::new`].
-pub const fn alg<T: Shash>() -> Desc<ShashKind> {
-    Desc(Adapter::<T>::ALG)
-}
-
-/// `N` registered hashes; dropping it unregisters them (see [`super::alg`]).
-pub type Registration<const N: usize> = super::alg::Registration<ShashKind, N>;

@@ -13,7 +13,7 @@
 //! `skcipher_walk_done()` itself, outside any NEON section.
 
 use super::{
-    alg::{ctx, exit_tfm, init_tfm, Desc, Kind},
+    alg::{ctx, exit_tfm, init_tfm, kind},
     bindings, byte_slice, name_array,
     simd::Simd,
     Block,
@@ -228,36 +228,16 @@ impl<T: Skcipher> Adapter<T> {
     }
 }
 
-/// The kind of the symmetric key ciphers: `struct skcipher_alg`.
-pub struct SkcipherKind;
-
-// SAFETY: `skcipher_alg` embeds its `crypto_alg` at `co.base`, `crypto_skcipher` its
-// `crypto_tfm` at `base`; it is registered and unregistered with
-// `crypto_register_skcipher()` and `crypto_unregister_skcipher()`.
-unsafe impl Kind for SkcipherKind {
-    type Raw = bindings::skcipher_alg;
-    const BASE: usize = core::mem::offset_of!(bindings::skcipher_alg, __bindgen_anon_1.co.base);
-    type Tfm = bindings::crypto_skcipher;
-    const TFM_BASE: usize = core::mem::offset_of!(bindings::crypto_skcipher, base);
-
-    unsafe fn register(raw: *mut bindings::skcipher_alg) -> c_int {
-        // SAFETY: as required of the caller.
-        unsafe { bindings::crypto_register_skcipher(raw) }
-    }
-
-    unsafe fn unregister(raw: *mut bindings::skcipher_alg) {
-        // SAFETY: as required of the caller.
-        unsafe { bindings::crypto_unregister_skcipher(raw) }
+// SAFETY: `crypto_register_skcipher()` and `crypto_unregister_skcipher()` register and
+// unregister the algorithm a `skcipher_alg` describes.
+kind! {
+    /// The kind of the symmetric key ciphers: `struct skcipher_alg`.
+    pub struct SkcipherKind for Skcipher ("skciphers") {
+        raw: skcipher_alg at __bindgen_anon_1.co.base,
+        tfm: crypto_skcipher at base,
+        unsafe register: crypto_register_skcipher, crypto_unregister_skcipher,
     }
 }
-
-/// The description of `T`, at compile time, for [`Registration::new`].
-pub const fn alg<T: Skcipher>() -> Desc<SkcipherKind> {
-    Desc(Adapter::<T>::ALG)
-}
-
-/// `N` registered skciphers; dropping it unregisters them (see [`super::alg`]).
-pub type Registration<const N: usize> = super::alg::Registration<SkcipherKind, N>;
 
 /// A reference to an IV of `I::SIZE` bytes at `p`.
 ///

@@ -77,9 +77,10 @@ pub fn conclude(name: &str, result: TestResult) -> core::result::Result<(), ()> 
         return result.map_err(|_| ());
     }
     // SAFETY: `test` is the running test (KUnit's current test of this thread).
-    match unsafe { record(test, name, result) } {
-        true => Err(()),
-        false => Ok(()),
+    if unsafe { record(test, name, result) } {
+        Err(())
+    } else {
+        Ok(())
     }
 }
 
