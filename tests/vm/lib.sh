@@ -68,19 +68,12 @@ load_ours() {
 # the C SM4 library and the test module, which registers upstream's C SM4 as sm4-oracle and
 # cfb-sm4-oracle, the references of the AF_ALG checks.
 load_oracle() {
-	local i
 	if ! load_sm4_library || ! insmod /lib/modules/sm4rs/sm4_kunit.ko; then
 		fail "load.oracle" "the C SM4 library or the test module did not load"
 		return 1
 	fi
 	# (testmgr tests the cipher asynchronously: wait for it, up to 10 s.)
-	i=0
-	while [ "$(crypto_field sm4-oracle selftest)" != passed ] && [ $i -lt 100 ]; do
-		i=$((i + 1))
-		sleep 0.1
-	done
-	if [ "$(crypto_field sm4-oracle selftest)" = passed ] &&
-		[ "$(crypto_field cfb-sm4-oracle name)" = "cfb(sm4)" ]; then
+	if wait_selftest sm4-oracle 100 && [ "$(crypto_field cfb-sm4-oracle name)" = "cfb(sm4)" ]; then
 		pass "load.oracle"
 	else
 		fail "load.oracle" "sm4-oracle not registered and self-tested within 10 s (selftest: '$(crypto_field sm4-oracle selftest)')"

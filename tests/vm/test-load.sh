@@ -49,17 +49,12 @@ concurrent_users() {
 # allocation of an AEAD request failing once; upstream's C gcm/ccm on sm4-ce's exports; and
 # kTLS, the kernel's TLS selftest, on ours and on upstream's.
 aead_phase() {
-	local m out i
+	local m out
 	load_ours sm4-ce-gcm && load_ours sm4-ce-ccm || return
 	export AFALG_AEAD=1
 	check_unload_under_load "$SECS" unload-under-load-aead sm4-ce-gcm sm4-ce-ccm
 	for m in gcm ccm; do
-		i=0
-		while [ "$(crypto_field $m-sm4-ce selftest)" != passed ] && [ $i -lt 50 ]; do
-			i=$((i + 1))
-			sleep 0.1
-		done
-		if grep -q "^sm4_ce_$m " /proc/modules && [ "$(crypto_field $m-sm4-ce selftest)" = passed ]; then
+		if grep -q "^sm4_ce_$m " /proc/modules && wait_selftest $m-sm4-ce 50; then
 			pass "unload-under-load-aead.sm4-ce-$m-back"
 		else
 			fail "unload-under-load-aead.sm4-ce-$m-back" "not loaded and self-tested at the end"

@@ -46,11 +46,26 @@ serving_driver() {
 		END { if (n == alg && p > best) bd = d; print bd }' /proc/crypto
 }
 
-# Passes if the driver $1 is registered and testmgr's self-test of it passed. An algorithm
+# wait_selftest DRIVER TENTHS: waits up to TENTHS tenths of a second for testmgr's self-test
+# of DRIVER to have passed. Registration does not wait for the test: until it ends,
+# /proc/crypto shows the driver as a larval, without a selftest field. Fails if it does not
+# come.
+wait_selftest() {
+	local i=0
+	while [ "$(crypto_field "$1" selftest)" != passed ]; do
+		[ $i -lt "$2" ] || return 1
+		i=$((i + 1))
+		sleep 0.1
+	done
+}
+
+# Passes if the driver $1 is registered and testmgr's self-test of it passed (waiting up to
+# 10 s for the test to end). An algorithm
 # testmgr has no test for (it says "No test for" and marks it passed) fails: that is not a
 # self-test (cfb(sm4) has none since Linux 6.8; the KUnit suites test it).
 check_selftest() {
 	local st alg
+	wait_selftest "$1" 100 || :
 	st=$(crypto_field "$1" selftest)
 	alg=$(crypto_field "$1" name)
 	if [ -n "$st" ] && klog_all | grep -qF "alg: No test for $alg ($1)"; then
