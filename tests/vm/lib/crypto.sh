@@ -60,9 +60,9 @@ wait_selftest() {
 }
 
 # Passes if the driver $1 is registered and testmgr's self-test of it passed (waiting up to
-# 10 s for the test to end). An algorithm
-# testmgr has no test for (it says "No test for" and marks it passed) fails: that is not a
-# self-test (cfb(sm4) has none since Linux 6.8; the KUnit suites test it).
+# 10 s for the test to end). An algorithm testmgr has no test for (it says "No test for" and
+# marks it passed) fails: that is not a self-test (cfb(sm4) has none since Linux 6.8; the
+# KUnit suites test it).
 check_selftest() {
 	local st alg
 	wait_selftest "$1" 100 || :
