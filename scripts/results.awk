@@ -1,13 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0
 # results.awk: reads the console log of a test VM (scripts/vm.sh) and prints one line per
-# result, "PASS|FAIL|SKIP [tag] name (why)", then appends "<pass> <fail>" to the file counts.
+# result, "PASS|FAIL|SKIP|NOT RUN [tag] name (why)", then appends "<pass> <fail>" to the file
+# counts. A KUnit case skipped is "SKIP" (not applicable here: a driver not loaded, a CPU
+# without AES); a check of the scenario that it marks skipped is "NOT RUN" (it could not run:
+# a tool it needs could not be built), never a pass.
 # Exit status: 0 if nothing failed. Variables (awk -v): tag, the prefix of every line;
-# qemu_rc, qemu's exit status; counts, the file of counts.
+# qemu_rc, qemu's exit status; counts, the file of counts; durations, a file that gets the
+# seconds each result of the scenario took ("<seconds> <name>": from the result before it, or
+# the scenario's start, to it; the scenario prints the guest's uptime after each result);
+# kunit_filter, the boot's kunit.filter_glob if it had one (the suites it leaves out need
+# not run).
 #
 # The results are KTAP (Documentation/dev-tools/ktap.rst), the scenario's (tests/vm/lib.sh)
 # and KUnit's alike; around them, the kernel log is checked for anything reported broken.
 
-BEGIN { if (counts == "") counts = "/dev/null" }
+BEGIN { if (counts == "") counts = "/dev/null"; if (durations == "") durations = "/dev/null" }
 
 # Whether the WARNING line is raised in one of the functions of sites ("f|g").
 function at_site(line, sites,   n, f, i) {
@@ -26,7 +33,7 @@ function scenario_result(ok, num, name, why, skipped) {
 		gap = 1
 	}
 	nscenario = num
-	if (skipped) { printf "SKIP %s %s%s\n", tag, name, (why != "" ? " (" why ")" : ""); return }
+	if (skipped) { printf "NOT RUN %s %s%s\n", tag, name, (why != "" ? " (" why ")" : ""); return }
 	result(ok, name, why)
 	# A name reported twice would hide one of its results.
 	if (name in reported) result(0, name ".unique", "two results of this name")
@@ -70,6 +77,12 @@ NR == 1 { first = $0 }
 /Linux version [0-9]/ { booted = 1 }
 !kernel && /^# SM4RS-BEGIN / { begun = 1 }
 !kernel && /^# SM4RS-END / { ended = 1; announced = $3 + 0 }
+# The guest's uptime at the scenario's start and after each of its results.
+!kernel && /^# at [0-9.]+$/ {
+	if (at != "" && last_result != "") printf "%.1f %s\n", $NF - at, last_result >> durations
+	at = $NF; last_result = ""
+	next
+}
 # KTAP (Documentation/dev-tools/ktap.rst), the one result format of both: the scenario
 # prints one document of results, KUnit one per module of suites, each suite a subtest
 # ("# Subtest: <suite>", then its cases indented, then the suite's own result).
@@ -83,7 +96,7 @@ NR == 1 { first = $0 }
 	if (i = index(line, "#")) { desc = substr(line, 1, i - 1); diag = substr(line, i + 1); sub(/^ */, "", diag) }
 	sub(/ *$/, "", desc)
 	skipped = (diag ~ /^SKIP( |$)/); if (skipped) sub(/^SKIP */, "", diag)
-	if (!kernel) scenario_result(ok, num, desc, diag, skipped)
+	if (!kernel) { scenario_result(ok, num, desc, diag, skipped); last_result = desc }
 	else kunit_result(ok, indent, desc, diag, skipped)
 	next
 }
@@ -123,13 +136,17 @@ END {
 	for (m in suites_of) { n = split(suites_of[m], l, " "); for (i = 1; i <= n; i++) known[l[i]] = 1 }
 	for (s in suites)
 		if (!(s in known)) result(0, "kunit." s ".known", "a suite the runner does not check")
+	# (kunit.filter_glob's suite part as a regular expression: * and ? of the glob.)
+	filter = kunit_filter; sub(/\..*/, "", filter)
+	gsub(/\*/, ".*", filter); gsub(/\?/, ".", filter); filter = "^" (filter == "" ? ".*" : filter) "$"
 	for (m in loaded) {
 		if (!("sm4_kunit" in loaded)) break
 		s = m; gsub(/-/, "_", s)
 		if (!(s in suites_of)) continue
 		n = split(suites_of[s], l, " ")
 		for (i = 1; i <= n; i++)
-			result(ran[l[i]] > 0, "kunit." l[i] ".ran", ran[l[i]] > 0 ? "" : "no case of this suite ran")
+			if (l[i] ~ filter)
+				result(ran[l[i]] > 0, "kunit." l[i] ".ran", ran[l[i]] > 0 ? "" : "no case of this suite ran")
 	}
 	if (ended && announced != nscenario)
 		result(0, "vm.ktap-count", "the scenario printed " announced " results, " nscenario " were read")

@@ -1,218 +1,319 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # test.sh (make test): installs what is missing, then runs every test lane:
-#   host    cargo tests of the SM4 core (standard vectors, RustCrypto oracle)
-#   6.12    Linux 6.12 LTS VMs (always gates), each scenario of tests/vm on its CPU, on
-#           three kernels: the unmodified test kernel with the modules built out of tree,
-#           and the kernel with the patch series (make patches) applied, the SM4 drivers
-#           built =m (intree-m) and built in (intree-y):
-#             modules: built as users build them (make KDIR=), after a clippy + W=1
-#                                      pass; no test code in the drivers; UB checks in;
-#                                      in-tree: the series applies (git am) and builds
-#                                      without warnings, the Rust drivers replace the C ones
-#             test-max (-cpu max, intree-m) sm4-generic + sm4-ce + sm4-neon: KUnit, testmgr,
-#                                      tcrypt mode 218 on sm4-ce; upstream's C GCM/CCM on
-#                                      sm4-ce's exports; fscrypt and LUKS2 data written
-#             test-generic (-cpu max)  sm4-generic alone; the fscrypt and LUKS2 data read
-#                                      back over the kernel's templates, more written
-#             test-a72 (-cpu cortex-a72, 4 CPUs) sm4-ce refuses to load; sm4-neon serves:
-#                                      KUnit, testmgr, tcrypt mode 218 on sm4-neon; all
-#                                      fscrypt and LUKS2 data read back; unloading under load
-#             test-upstream (-cpu max) no Rust SM4 at all: upstream's C drivers read all
-#                                      the fscrypt and LUKS2 data back
+#   host    the bootstrap check, cargo tests of the SM4 core (standard vectors, RustCrypto
+#           oracle), the AESE tables, the results parser, rustfmt
+#   6.12    Linux 6.12 LTS, on three kernels: the unmodified test kernel with the modules
+#           built out of tree, and the kernel with the patch series (make patches) applied,
+#           the SM4 drivers built =m (intree-m) and built in (intree-y):
+#             modules: built as users build them (make KDIR=), after a clippy + W=1 pass;
+#                      no test code in the drivers; UB checks in; in-tree: the series
+#                      applies and builds without warnings, the Rust drivers replace the
+#                      C ones; checkpatch --strict of the series
+#             run      make run's own scenario (scripts/run.sh), and make check's
+#             test-a72 (-cpu cortex-a72) sm4-ce refuses to load; sm4-neon serves: KUnit,
+#                      testmgr, tcrypt mode 218; fscrypt and LUKS2 data written (set A);
+#                      unloading under load
+#             test-generic (-cpu max) sm4-generic alone: KUnit, testmgr over the kernel's
+#                      templates; set A read back, set B written
+#             test-max (-cpu max, intree-m) sm4-generic + sm4-ce + sm4-neon + GCM + CCM:
+#                      KUnit, testmgr, tcrypt; both sets read back
+#             test-upstream (-cpu max) no Rust SM4 at all: upstream's C drivers read both
+#                      sets back
 #             test-builtin (-cpu max, intree-y) everything built in: KUnit at boot,
-#                                      testmgr, GCM/CCM, clients' data read back
-#             test-load (-cpu max, 4 CPUs, kmemleak) concurrent users of every kind,
-#                                      unloading under load, allocation failures, errors
-#                                      for bad input as the generic templates give them
-#   7.3     the same on Linux 7.3 (if the kernel package can be had)
-# Prints one line per test and closes with "N passed, N failed".
+#                      testmgr, GCM/CCM, both sets read back
+#             test-load (-cpu max, kmemleak) concurrent users of every kind, unloading
+#                      under load, allocation failures, errors for bad input as the generic
+#                      templates give them
+#             test-aead (-cpu max, kmemleak) gcm(sm4) and ccm(sm4) under load and faults,
+#                      upstream's C GCM/CCM on sm4-ce's exports
+#             test-ktls (-cpu max, one vCPU) kTLS on our AEADs and on upstream's, and the
+#                      exports' users
+#   7.3     the same on Linux 7.3
+# A lane whose kernel source cannot be had prints NOT RUN with the reason, and the other
+# lanes still run and gate (SM4RS_HIDE_SOURCES="7.3" makes a lane's source unavailable, to
+# show that). The jobs run as soon as what they need is ready, several at once
+# (scripts/jobs.sh); each one's results are printed whole when it ends, then a table of the
+# phases and their times, then "N passed, N failed". Exit status 0 only if nothing failed.
 source "$(dirname "$0")/lib.sh"
+source "$REPO/scripts/jobs.sh"
 
 LANES=(${SM4RS_LANES:-${LANES_ALL[*]}})
 # The timed load tests (concurrency, unloading under load) last LOAD_SECS seconds each;
 # make test-long sets more.
 LOAD_SECS=${SM4RS_LOAD_SECS:-8}
-# (At least twice what a VM takes on a quiet 2-core machine: test-max 263 s on 6.12.)
-VM_TIMEOUT=${SM4RS_VM_TIMEOUT:-$((540 + 15 * LOAD_SECS))}
 counts=$(mktemp)
 export SM4RS_COUNTS=$counts
-trap 'rm -f "$counts"' EXIT
-notrun=()
-t0=$(date +%s)
+trap 'jobs_stop; rm -rf "$counts" "$JOBS_DIR"' EXIT
+NCPU=$(nproc)
 
-"$REPO/scripts/bootstrap.sh"
-
-# --- fresh-machine check ----------------------------------------------------------------
-# Nothing the scripts use may come from outside the bootstrap (this machine may have more).
-# (A check that dies before reporting is a failure, like the lanes.)
-before=$(wc -l <"$counts")
-"$REPO/scripts/check-bootstrap.sh" || true
-if [ "$(wc -l <"$counts")" -eq "$before" ]; then
-	echo "FAIL [host] check-bootstrap (stopped before reporting)"
-	echo "0 1" >>"$counts"
-fi
-
-# --- host -------------------------------------------------------------------------------
-log "[host] cargo test of lib/sm4.rs"
-hostlog=$(mktemp)
-set +e
-CARGO_TARGET_DIR="$CACHE/host-target" "$CARGO" test --release \
-	--manifest-path "$REPO/tests/host/Cargo.toml" -- --test-threads=2 >"$hostlog" 2>&1
-host_rc=$?
-set -e
-awk '
-	/^test .* \.\.\. ok$/ { p++; print "PASS [host] " $2 }
-	/^test .* \.\.\. FAILED$/ { f++; print "FAIL [host] " $2 }
-	END { printf "%d %d\n", p, f >> "'"$counts"'" }' "$hostlog"
-if { [ $host_rc -ne 0 ] && ! grep -q FAILED "$hostlog"; } || ! grep -q '^test .* \.\.\. ok$' "$hostlog"; then
-	tail -n 20 "$hostlog"
-	echo "FAIL [host] cargo-test (exit $host_rc, or no test ran)"
-	echo "0 1" >>"$counts"
-fi
-rm -f "$hostlog"
-
-# --- the AESE variant's tables ------------------------------------------------------------
-if "$PYTHON" "$REPO/scripts/sm4_aese_tables.py" --check; then
-	echo "PASS [host] aese-tables"
-	echo "1 0" >>"$counts"
-else
-	echo "FAIL [host] aese-tables (sm4_neon_core.S's AESE tables are not the derivation's)"
-	echo "0 1" >>"$counts"
-fi
-
-# --- the VM results parser -----------------------------------------------------------------
-# scripts/results.awk on a console log made up to hold every kind of result and problem
-# (tests/host/results/console.log) must give the results written down for it, and fail.
-fixture=$REPO/tests/host/results
-set +e
-got=$(awk -v tag="[fixture]" -f "$REPO/scripts/results.awk" "$fixture/console.log" | LC_ALL=C sort)
-parser_rc=$?
-set -e
-if [ "$parser_rc" -ne 0 ] && [ "$got" = "$(cat "$fixture/expected.txt")" ]; then
-	echo "PASS [host] results-parser"
-	echo "1 0" >>"$counts"
-else
-	diff <(echo "$got") "$fixture/expected.txt" | head -n 20 || true
-	echo "FAIL [host] results-parser (scripts/results.awk: not the results of tests/host/results/expected.txt, or exit 0)"
-	echo "0 1" >>"$counts"
-fi
-
-# --- formatting --------------------------------------------------------------------------
-# The crate roots (rustfmt follows their modules) and the suite they include!.
-rust_files=("$REPO"/sm4_*.rs "$REPO"/tests/host/tests/*.rs "$REPO"/tests/kunit/sm4_kunit_main.rs
-	"$REPO"/tests/kunit/sm4_modes.rs)
-if /usr/bin/rustfmt --check --config-path "$REPO/.rustfmt.toml" "${rust_files[@]}" >/dev/null 2>&1; then
-	echo "PASS [host] rustfmt"
-	echo "1 0" >>"$counts"
-else
-	/usr/bin/rustfmt --check --config-path "$REPO/.rustfmt.toml" "${rust_files[@]}" | head -n 40 || true
-	echo "FAIL [host] rustfmt (run rustfmt --config-path .rustfmt.toml on the files above)"
-	echo "0 1" >>"$counts"
-fi
-
-# --- kernel lanes ----------------------------------------------------------------------
-for lane in "${LANES[@]}"; do
-	l0=$(date +%s)
-	set +e
-	"$REPO/scripts/kernel.sh" "$lane"
-	rc=$?
-	set -e
-	if [ $rc -eq 3 ] && [ "$lane" != 6.12 ]; then
-		echo "NOT RUN [$lane] the linux-source-$lane package cannot be had from the archive"
-		notrun+=("$lane")
-		continue
-	elif [ $rc -ne 0 ]; then
-		echo "FAIL [$lane] kernel build"
-		echo "0 1" >>"$counts"
-		continue
-	fi
-	log "[$lane] kernel ready in $(($(date +%s) - l0)) s; building the modules"
+# A check that stopped before printing its results is a failure: run CMD..., and if it added
+# no count, print "FAIL TAG (WHY)".
+reported() {
+	local tag=$1 why=$2 before rc=0
+	shift 2
 	before=$(wc -l <"$counts")
-	"$REPO/scripts/stage-modules.sh" "$lane" --check || true
-	if [ "$(wc -l <"$counts")" -eq "$before" ] || [ ! -f "$CACHE/vm/$lane-modules/sm4_kunit.ko" ]; then
-		[ "$(wc -l <"$counts")" -ne "$before" ] || { echo "FAIL [$lane] modules (the build stopped before reporting)"; echo "0 1" >>"$counts"; }
-		continue
+	"$@" || rc=$?
+	if [ "$(wc -l <"$counts")" -eq "$before" ] && [ $rc -ne 3 ]; then
+		echo "FAIL $tag ($why, exit $rc)"
+		echo "0 1" >>"$counts"
 	fi
-	# The in-tree kernels: the series applied, built =m, then =y (cached like the others).
-	intree_ok=1
-	for v in m y; do
-		k0=$(date +%s)
-		if ! "$REPO/scripts/kernel.sh" "$lane-intree-$v"; then
-			echo "FAIL [$lane] in-tree kernel ($v): the series did not apply or build (above)"
-			echo "0 1" >>"$counts"
-			intree_ok=0
-			break
-		fi
-		log "[$lane-intree-$v] kernel ready in $(($(date +%s) - k0)) s"
-		before=$(wc -l <"$counts")
-		"$REPO/scripts/stage-modules.sh" "$lane-intree-$v" --check || intree_ok=0
-		[ "$(wc -l <"$counts")" -ne "$before" ] || { echo "FAIL [$lane-intree-$v] checks (stopped before reporting)"; echo "0 1" >>"$counts"; intree_ok=0; }
-	done
-	# The series (written by kernel.sh LANE-intree-m) and the kernel's checkpatch --strict.
-	if [ $intree_ok = 1 ]; then
-		src=$("$REPO/scripts/kernel.sh" "$lane" --source 2>/dev/null)
-		cp_log=$(for p in "$CACHE/patches/$lane"/*.patch; do
-			# (checkpatch exits non-zero on warnings too)
-			(cd "$src" && perl scripts/checkpatch.pl --strict --no-color "$p" 2>&1 |
-				grep -E '^(ERROR|WARNING|CHECK):|^total:') || true
-		done)
-		errors=$(echo "$cp_log" | awk '/^total:/ { e += $2 } END { print e + 0 }')
-		what=$(echo "$cp_log" | grep -E '^(WARNING|CHECK):' | sort | uniq -c | sed 's/^ *//' | paste -sd ';' -)
-		npatches=$(ls "$CACHE/patches/$lane"/*.patch | wc -l)
-		if [ "$errors" -eq 0 ] && [ "$(echo "$cp_log" | grep -c '^total:')" -eq 4 ] && [ "$npatches" -eq 4 ]; then
-			echo "PASS [$lane] patches.checkpatch (0 errors; ${what:-no warnings})"
+	return $rc
+}
+
+# --- host ---------------------------------------------------------------------------------
+bootstrap() {
+	"$REPO/scripts/bootstrap.sh" && return 0
+	echo "FAIL [host] bootstrap (the packages above could not be installed)"
+	echo "0 1" >>"$counts"
+	return 1
+}
+
+host_checks() {
+	"$REPO/scripts/check-bootstrap.sh" || :
+	# The AESE variant's tables.
+	if "$PYTHON" "$REPO/scripts/sm4_aese_tables.py" --check; then
+		echo "PASS [host] aese-tables"
+		echo "1 0" >>"$counts"
+	else
+		echo "FAIL [host] aese-tables (sm4_neon_core.S's AESE tables are not the derivation's)"
+		echo "0 1" >>"$counts"
+	fi
+	# scripts/results.awk on a console log made up to hold every kind of result and problem
+	# (tests/host/results/console.log) must give the results written down for it, and fail.
+	local fixture=$REPO/tests/host/results got parser_rc=0
+	got=$(awk -v tag="[fixture]" -f "$REPO/scripts/results.awk" "$fixture/console.log" | LC_ALL=C sort) ||
+		parser_rc=$?
+	if [ "$parser_rc" -ne 0 ] && [ "$got" = "$(cat "$fixture/expected.txt")" ]; then
+		echo "PASS [host] results-parser"
+		echo "1 0" >>"$counts"
+	else
+		diff <(echo "$got") "$fixture/expected.txt" | head -n 20 || :
+		echo "FAIL [host] results-parser (scripts/results.awk: not the results of tests/host/results/expected.txt, or exit 0)"
+		echo "0 1" >>"$counts"
+	fi
+	# The crate roots (rustfmt follows their modules) and the suite they include!.
+	local rust_files=("$REPO"/sm4_*.rs "$REPO"/tests/host/tests/*.rs "$REPO"/tests/kunit/sm4_kunit_main.rs
+		"$REPO"/tests/kunit/sm4_modes.rs)
+	if /usr/bin/rustfmt --check --config-path "$REPO/.rustfmt.toml" "${rust_files[@]}" >/dev/null 2>&1; then
+		echo "PASS [host] rustfmt"
+		echo "1 0" >>"$counts"
+	else
+		/usr/bin/rustfmt --check --config-path "$REPO/.rustfmt.toml" "${rust_files[@]}" | head -n 40 || :
+		echo "FAIL [host] rustfmt (run rustfmt --config-path .rustfmt.toml on the files above)"
+		echo "0 1" >>"$counts"
+	fi
+}
+
+host_cargo() {
+	local hostlog rc=0
+	hostlog=$(mktemp)
+	CARGO_TARGET_DIR="$CACHE/host-target" "$CARGO" test --release \
+		--manifest-path "$REPO/tests/host/Cargo.toml" -- --test-threads="$NCPU" >"$hostlog" 2>&1 || rc=$?
+	awk '
+		/^test .* \.\.\. ok$/ { p++; print "PASS [host] " $2 }
+		/^test .* \.\.\. FAILED$/ { f++; print "FAIL [host] " $2 }
+		END { printf "%d %d\n", p, f >> "'"$counts"'" }' "$hostlog"
+	if { [ $rc -ne 0 ] && ! grep -q FAILED "$hostlog"; } || ! grep -q '^test .* \.\.\. ok$' "$hostlog"; then
+		tail -n 20 "$hostlog"
+		echo "FAIL [host] cargo-test (exit $rc, or no test ran)"
+		echo "0 1" >>"$counts"
+	fi
+	rm -f "$hostlog"
+}
+
+# --- lanes -------------------------------------------------------------------------------
+# The lane's kernel source; exit 3 (NOT RUN) if it cannot be had.
+lane_source() {
+	local rc=0
+	"$REPO/scripts/kernel.sh" "$1" --source >/dev/null || rc=$?
+	if [ $rc -eq 3 ]; then
+		echo "NOT RUN [$1] the linux-source-$1 package cannot be had (see the warning above): every check of this lane"
+	elif [ $rc -ne 0 ]; then
+		echo "FAIL [$1] kernel source"
+		echo "0 1" >>"$counts"
+	fi
+	return $rc
+}
+
+kernel_build() {
+	local rc=0
+	"$REPO/scripts/kernel.sh" "$1" || rc=$?
+	if [ $rc -ne 0 ]; then
+		echo "FAIL [$1] kernel build"
+		echo "0 1" >>"$counts"
+	fi
+	return $rc
+}
+
+# The checks of the series for lane $1 (written by kernel.sh LANE-intree-m): four patches,
+# checkpatch --strict of the kernel finds no error.
+checkpatch() {
+	local lane=$1 src cp_log errors what npatches
+	src=$("$REPO/scripts/kernel.sh" "$lane" --source 2>/dev/null)
+	cp_log=$(for p in "$CACHE/patches/$lane"/*.patch; do
+		# (checkpatch exits non-zero on warnings too)
+		(cd "$src" && perl scripts/checkpatch.pl --strict --no-color "$p" 2>&1 |
+			grep -E '^(ERROR|WARNING|CHECK):|^total:') || :
+	done)
+	errors=$(echo "$cp_log" | awk '/^total:/ { e += $2 } END { print e + 0 }')
+	what=$(echo "$cp_log" | grep -E '^(WARNING|CHECK):' | sort | uniq -c | sed 's/^ *//' | paste -sd ';' -)
+	npatches=$(ls "$CACHE/patches/$lane"/*.patch | wc -l)
+	if [ "$errors" -eq 0 ] && [ "$(echo "$cp_log" | grep -c '^total:')" -eq 4 ] && [ "$npatches" -eq 4 ]; then
+		echo "PASS [$lane] patches.checkpatch (0 errors; ${what:-no warnings})"
+		echo "1 0" >>"$counts"
+	else
+		echo "$cp_log"
+		echo "FAIL [$lane] patches.checkpatch ($errors errors, or not 4 patches checked)"
+		echo "0 1" >>"$counts"
+	fi
+}
+
+# The README's `make patches`: the series of each lane in patches/LANE, the same as the one
+# the in-tree kernels were built from (scripts/kernel.sh LANE-intree-m).
+make_patches() {
+	local lane rc=0 n=0
+	make -C "$REPO" -s patches >"$JOBS_DIR/make-patches.out" 2>&1 || rc=$?
+	for lane in "${LANES[@]}"; do
+		[ -d "$CACHE/patches/$lane" ] || continue
+		n=$((n + 1))
+		if [ $rc -eq 0 ] && diff -r "$REPO/patches/$lane" "$CACHE/patches/$lane" >/dev/null; then
+			echo "PASS [$lane] make-patches"
 			echo "1 0" >>"$counts"
 		else
-			echo "$cp_log"
-			echo "FAIL [$lane] patches.checkpatch ($errors errors, or not 4 patches checked)"
+			tail -n 5 "$JOBS_DIR/make-patches.out"
+			echo "FAIL [$lane] make-patches (exit $rc, or patches/$lane differs from the series the in-tree kernels were built from)"
 			echo "0 1" >>"$counts"
 		fi
-	fi
-	log "[$lane] booting the test VMs"
-	v0=$(date +%s)
-	# Disks shared between boots: test-max writes fscrypt and LUKS2 data with our drivers,
-	# test-generic (templates over sm4-generic) reads it and writes more, test-a72 (sm4-neon),
-	# test-upstream (upstream's C drivers, no Rust SM4 loaded) and test-builtin read both;
-	# test-load gets its own file system.
-	disks="$CACHE/vm/$lane-disks"
-	rm -rf "$disks" && mkdir -p "$disks"
-	truncate -s 64M "$disks/fscrypt.img" "$disks/luks.img" "$disks/load.img"
-	shared="$disks/fscrypt.img $disks/luks.img"
-	for scenario in "test-max max 2 -intree-m" "test-generic max 2" "test-a72 cortex-a72 4" \
-		"test-upstream max 2" "test-builtin max 2 -intree-y" "test-load max 4"; do
-		set -- $scenario
-		if [ -n "${4:-}" ] && [ $intree_ok = 0 ]; then
-			echo "FAIL [$lane$4 $2] $1 (not run: no in-tree kernel)"
-			echo "0 1" >>"$counts"
-			continue
-		fi
-		before=$(wc -l <"$counts")
-		s0=$(date +%s)
-		rc=0
-		vmdisks=$shared append=
-		timeout_s=$VM_TIMEOUT
-		if [ "$1" = test-load ]; then
-			# (KUnit off: the test module is loaded for its oracle only.)
-			vmdisks="$disks/load.img"
-			append="kmemleak=on kunit.enable=0"
-			# Five timed parts and the AEADs' faults, self-tests, tcrypt runs and four
-			# runs of the TLS selftest: 774 s (6.12) and 835 s (7.3) in a CI run.
-			timeout_s=$((VM_TIMEOUT + 840))
-		fi
-		SM4RS_DISKS=$vmdisks SM4RS_SMP=$3 SM4RS_APPEND="$append sm4rs.secs=$LOAD_SECS" \
-			SM4RS_VM_TIMEOUT=$timeout_s "$REPO/scripts/vm.sh" "$lane${4:-}" "$1" "$2" || rc=$?
-		if [ "$(wc -l <"$counts")" -eq "$before" ]; then
-			echo "FAIL [$lane $2] $1 (the VM runner stopped with exit $rc before reporting)"
-			echo "0 1" >>"$counts"
-		fi
-		log "[$lane${4:-}] $1 took $(($(date +%s) - s0)) s (limit $timeout_s s)"
 	done
-	log "[$lane] VM tests took $(($(date +%s) - v0)) s"
-done
+	[ $n -gt 0 ] || return 3
+}
 
+# vm LANE MODE CPU SMP [DISK...]: one boot of scripts/vm.sh. The time limit is there for a
+# guest that hangs: about three times what a boot takes when it shares the machine with
+# other jobs (test-max, the longest of the others, about 300 s on a quiet machine). SMP is 1
+# unless the scenario runs things at once (loads, unloading under load): qemu emulates one
+# CPU with about a fifth less host time than two (no TLB flushes broadcast to the other).
+vm() {
+	local lane=$1 mode=$2 cpu=$3 smp=$4 append= limit=$((900 + 15 * LOAD_SECS))
+	shift 4
+	case $mode in test-load | test-aead)
+		append="kmemleak=on kunit.enable=0"
+		limit=$((limit + 600))
+		;;
+	esac
+	SM4RS_DISKS="$*" SM4RS_SMP=$smp SM4RS_APPEND="$append sm4rs.secs=$LOAD_SECS" SM4RS_VM_TIMEOUT=$limit \
+		reported "[$lane $cpu] $mode" "the VM runner stopped before reporting" \
+		"$REPO/scripts/vm.sh" "$lane" "$mode" "$cpu"
+}
+
+# once NAME COMMAND...: COMMAND in the first lane that gets to it (make run's and make check's
+# own scenarios need one kernel: the first lane's, or the next if it cannot run); later
+# calls print nothing and exit 3.
+once() {
+	local mark="$JOBS_DIR/once.$1"
+	shift
+	[ ! -e "$mark" ] || return 3
+	touch "$mark"
+	"$@"
+}
+
+# Silent but for errors (the scripts that print the directory they made).
+quietly() { "$@" >/dev/null; }
+
+# The disks of the real clients (fscrypt, LUKS2), shared by the boots of a lane in turn: the
+# first writes set A with sm4-neon (test-a72), the middle one reads it and writes set B over
+# the kernel's templates on sm4-generic (test-generic), and each of the last ones reads both
+# from a copy of its own, so that they can run at once.
+disks_new() {
+	rm -rf "$1" && mkdir -p "$1"
+	truncate -s 64M "$1/fscrypt.img" "$1/luks.img"
+}
+disks_copy() {
+	rm -rf "$2" && mkdir -p "$2"
+	cp --sparse=always "$1/fscrypt.img" "$1/luks.img" "$2/"
+}
+vm_first() { disks_new "$CACHE/vm/$1-disks" && vm "$1" "$2" "$3" "$4" "$CACHE/vm/$1-disks/fscrypt.img" "$CACHE/vm/$1-disks/luks.img"; }
+vm_middle() { vm "$1" "$2" "$3" "$4" "$CACHE/vm/$1-disks/fscrypt.img" "$CACHE/vm/$1-disks/luks.img"; }
+vm_last() {
+	local d="$CACHE/vm/${1%%-intree-*}-disks"
+	disks_copy "$d" "$d-$2" && vm "$1" "$2" "$3" "$4" "$d-$2/fscrypt.img" "$d-$2/luks.img"
+}
+vm_own_disk() {
+	local d="$CACHE/vm/$1-$2-disk"
+	rm -rf "$d" && mkdir -p "$d" && truncate -s 64M "$d/load.img" && vm "$1" "$2" "$3" "$4" "$d/load.img"
+}
+
+# --- the jobs ------------------------------------------------------------------------------
+# Declared in the order of their priority: when several can start, the first declared does.
+# The builds come first, each lane's modules right after its kernel, so that its VMs can
+# share the machine with the next build; the checks that take little time last.
+job bootstrap 1 "" bootstrap
+for lane in "${LANES[@]}"; do
+	job "source-$lane" 1 bootstrap lane_source "$lane"
+done
+job userspace 1 bootstrap quietly "$REPO/scripts/userspace.sh"
+# (The TLS selftest is built from 7.3's source: after the lane's job has fetched it.)
+job tools 1 "bootstrap$(for l in "${LANES[@]}"; do [ "$l" != 7.3 ] || echo ",~source-7.3"; done)" \
+	quietly "$REPO/scripts/tools.sh"
+# The builds in this checkout (make KDIR=, make run, make check) one lane after the other.
+in_repo=
+for lane in "${LANES[@]}"; do
+	job "kernel-$lane" "$NCPU" "source-$lane" kernel_build "$lane"
+	job "modules-$lane" "$NCPU" "kernel-$lane${in_repo:+,~$in_repo}" \
+		reported "[$lane]" "the module build stopped before reporting" \
+		"$REPO/scripts/stage-modules.sh" "$lane" --check
+	on_skip "modules-$lane" "FAIL [$lane] modules (not run: no kernel)"
+	# make run's own command (it stages the modules again, as a user's would), then make
+	# check's, in the first lane that can run; the VMs of the lane take the modules after
+	# them.
+	job "run-$lane" 1 "modules-$lane,userspace,tools${in_repo:+,~$in_repo}" \
+		once run reported "[$lane] make-run" "make run stopped before reporting" \
+		env LANE="$lane" CPU=max "$REPO/scripts/run.sh" --results
+	job "check-$lane" 1 "modules-$lane,userspace,tools,~run-$lane" \
+		once check reported "[$lane] make-check" "make check stopped before reporting" \
+		env LANE="$lane" "$REPO/scripts/check.sh" --results
+	in_repo="check-$lane"
+done
+for lane in "${LANES[@]}"; do
+	for v in m y; do
+		base=kernel-$lane
+		[ $v = y ] && base=kernel-$lane-intree-m
+		job "kernel-$lane-intree-$v" "$NCPU" "$base" kernel_build "$lane-intree-$v"
+		on_skip "kernel-$lane-intree-$v" "FAIL [$lane-intree-$v] kernel build (not run: no kernel to build it over)"
+		job "intree-$lane-$v" 1 "kernel-$lane-intree-$v" \
+			reported "[$lane-intree-$v]" "the checks stopped before reporting" \
+			"$REPO/scripts/stage-modules.sh" "$lane-intree-$v" --check
+	done
+done
+for lane in "${LANES[@]}"; do
+	vms="userspace,tools,~check-$lane"
+	# (The longest first.)
+	job "vm-$lane-load" 1 "modules-$lane,$vms" vm_own_disk "$lane" test-load max 2
+	job "vm-$lane-aead" 1 "modules-$lane,$vms" vm_own_disk "$lane" test-aead max 2
+	job "vm-$lane-ktls" 1 "modules-$lane,$vms" vm "$lane" test-ktls max 1
+	job "vm-$lane-a72" 1 "modules-$lane,$vms" vm_first "$lane" test-a72 cortex-a72 2
+	job "vm-$lane-generic" 1 "modules-$lane,$vms,~vm-$lane-a72" vm_middle "$lane" test-generic max 1
+	job "vm-$lane-max" 1 "intree-$lane-m,$vms,~vm-$lane-generic" vm_last "$lane-intree-m" test-max max 1
+	job "vm-$lane-builtin" 1 "intree-$lane-y,$vms,~vm-$lane-generic" vm_last "$lane-intree-y" test-builtin max 1
+	job "vm-$lane-upstream" 1 "modules-$lane,$vms,~vm-$lane-generic" vm_last "$lane" test-upstream max 1
+	for m in load aead ktls a72 generic upstream; do on_skip "vm-$lane-$m" "FAIL [$lane] vm-$m (not run: no modules)"; done
+	on_skip "vm-$lane-max" "FAIL [$lane-intree-m] test-max (not run: no in-tree kernel)"
+	on_skip "vm-$lane-builtin" "FAIL [$lane-intree-y] test-builtin (not run: no in-tree kernel)"
+done
+for lane in "${LANES[@]}"; do
+	job "checkpatch-$lane" 1 "kernel-$lane-intree-m" checkpatch "$lane"
+	on_skip "checkpatch-$lane" "FAIL [$lane] patches.checkpatch (not run: the series did not apply or build)"
+done
+job make-patches 1 "$(for l in "${LANES[@]}"; do printf '~kernel-%s-intree-m,' "$l"; done)" make_patches
+job host-checks 1 bootstrap host_checks
+job host-cargo 1 bootstrap host_cargo
+
+run_jobs
+phase_table
 read -r passed failed < <(awk '{p += $1; f += $2} END {print p + 0, f + 0}' "$counts")
-log "all lanes took $(($(date +%s) - t0)) s"
+notrun=()
+for lane in "${LANES[@]}"; do [ "${JOB_STATE[source-$lane]}" != quiet ] || notrun+=("$lane"); done
 [ ${#notrun[@]} -eq 0 ] || echo "lanes not run: ${notrun[*]}"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -15,7 +15,7 @@ timeout_s=${SM4RS_VM_TIMEOUT:-300}
 # --- modules and initramfs -------------------------------------------------------------
 # The modules come built and checked from scripts/stage-modules.sh (as `make KDIR=` builds
 # them for users).
-tag="[$lane $cpu]"
+tag="[$lane $mode]"
 # (make mutants stages each mutant's modules elsewhere: SM4RS_STAGE.)
 stage=${SM4RS_STAGE:-$CACHE/vm/$lane-modules}
 # (LANE-intree-y has none: everything is built in.)
@@ -64,5 +64,18 @@ tr -d '\r' <"$log" | awk '
 	END { if (held) print prev }' >"$log.txt"
 
 # --- results ---------------------------------------------------------------------------
+rm -f "$work/durations"
+rc=0
 awk -v tag="$tag" -v qemu_rc="$qemu_rc" -v counts="${SM4RS_COUNTS:-/dev/null}" \
-	-f "$REPO/scripts/results.awk" "$log.txt"
+	-v durations="$work/durations" \
+	-v kunit_filter="$(echo "${SM4RS_APPEND:-}" | sed -n 's/.*kunit\.filter_glob=\([^ ]*\).*/\1/p')" \
+	-f "$REPO/scripts/results.awk" "$log.txt" || rc=$?
+# Where the time went, for the phase table of scripts/jobs.sh: the boot's length and its
+# slowest results.
+if [ -n "${SM4RS_JOB_NOTE:-}" ]; then
+	{
+		printf 'guest %s s; ' "$(sed -n 's/^\[ *\([0-9]*\)\.[0-9]*\] reboot: .*/\1/p' "$log.txt" | tail -n 1)"
+		sort -rn "$work/durations" 2>/dev/null | head -n 3 | awk '{ printf "%s %s s%s", $2, $1, NR < 3 ? ", " : "" }'
+	} >"$SM4RS_JOB_NOTE"
+fi
+exit $rc

@@ -21,6 +21,8 @@ ktap_result() {
 	echo $n >/tmp/ktap.count
 	# (A reason of several lines is printed on one.)
 	echo "$1 $n $2${3:+ # $(printf '%s' "$3" | tr '\n' ' ')}"
+	# (The guest's uptime: the host's parser tells how long each result took.)
+	echo "# at $(cut -d' ' -f1 /proc/uptime)"
 }
 # The number of results printed so far.
 ktap_count() { cat /tmp/ktap.count 2>/dev/null || echo 0; }
@@ -34,6 +36,8 @@ ktap_aside() {
 }
 pass() { ktap_result ok "$1"; }
 fail() { ktap_result "not ok" "$1" "$2"; }
+# notrun NAME REASON: a check that could not run (KTAP's SKIP; the host prints NOT RUN).
+notrun() { ktap_result ok "$1" "SKIP $2"; }
 
 # The kernel messages printed since the last call (dmesg -c empties the kernel's buffer, so a
 # copy of every message taken is kept in /tmp/klog for klog_all).
@@ -79,6 +83,23 @@ load_oracle() {
 		fail "load.oracle" "sm4-oracle not registered and self-tested within 10 s (selftest: '$(crypto_field sm4-oracle selftest)')"
 		return 1
 	fi
+}
+
+# slow_selftests on|off: testmgr's slow self-tests (random requests compared with the generic
+# implementation, random scatterlist layouts over the vectors: Linux 6.12's extra tests, 7.3's
+# full ones) on or off for the algorithms registered or tested from now on. Each driver gets
+# them once per boot, on its first registration: a scenario turns them off once the drivers it
+# loaded have passed them, so that reloads and tcrypt's tests of drivers already tested run the
+# fixed vectors only, and on again before a driver new in the boot registers. (The self-test
+# runs after the registration, in the background: switch before loading, and back once
+# wait_selftest or check_selftest saw it pass.)
+slow_selftests() {
+	local p v=1
+	[ "$1" = on ] && v=0
+	for p in noextratests noslowtests; do
+		p=/sys/module/cryptomgr/parameters/$p
+		if [ -w "$p" ]; then echo $v >"$p"; fi
+	done
 }
 
 # Loads one of our modules again, after a test unloaded it.

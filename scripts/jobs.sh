@@ -1,0 +1,159 @@
+# SPDX-License-Identifier: GPL-2.0
+# jobs.sh: the scheduler of scripts/test.sh and scripts/check.sh (sourced after lib.sh). Jobs
+# declare what they need; each starts as soon as that has ended and the machine has room for
+# it, so that a kernel build and the test VMs of a kernel already built share the cores. The
+# output of a job is printed whole when it ends (lines of jobs running at once never mix),
+# and phase_table prints what ran, when and for how long.
+#
+#   job NAME WEIGHT DEPS COMMAND [ARG...]
+#       WEIGHT: the cores the job keeps busy (a kernel build with -j$(nproc): $(nproc); a VM:
+#       1). DEPS (one word, comma-separated): jobs that must have succeeded ("kernel-6.12"),
+#       or only ended ("~vm-6.12-generic"). A job whose needed job failed is skipped: it
+#       prints its skip text (set with on_skip), if any, and counts as failed; one whose
+#       needed job could not run at all (exit 3: a lane without its kernel source) is
+#       skipped quietly, and exits 3 too.
+#   on_skip NAME TEXT   what NAME prints when skipped (a FAIL line, counted as a failure).
+#   run_jobs            runs every job declared, at most JOBS_CAPACITY weight at once
+#                       (default: the number of CPUs plus one, so that the gaps of one
+#                       job, a link or a VM waiting, are taken by another).
+#   phase_table         the jobs' times: start, end and duration, in the order they ended.
+#
+# A job's output goes to $JOBS_DIR/NAME.log; $JOBS_DIR/NAME.note, if the job writes one (its
+# path is in $SM4RS_JOB_NOTE while it runs), is shown in the table (e.g. a VM's slowest tests).
+# Each job runs in a process group of its own, which jobs_stop ends (the script's EXIT trap
+# calls it: an interrupted run leaves no kernel build or VM behind).
+
+JOBS_DIR=${JOBS_DIR:-$(mktemp -d)}
+JOBS_CAPACITY=${JOBS_CAPACITY:-$(($(nproc) + 1))}
+JOBS_T0=${JOBS_T0:-$(date +%s)}
+declare -a JOB_ORDER=() JOB_ENDED=()
+declare -A JOB_WEIGHT=() JOB_DEPS=() JOB_CMD=() JOB_STATE=() JOB_RC=() JOB_PID=() JOB_START=()
+declare -A JOB_END=() JOB_SKIP=()
+
+job() {
+	local name=$1 weight=$2 deps=$3 arg cmd=
+	shift 3
+	for arg in "$@"; do cmd+="$(printf '%q ' "$arg")"; done
+	JOB_ORDER+=("$name")
+	JOB_WEIGHT[$name]=$weight
+	JOB_DEPS[$name]=${deps//,/ }
+	JOB_CMD[$name]=$cmd
+	JOB_STATE[$name]=pending
+}
+
+on_skip() { JOB_SKIP[$1]=$2; }
+
+# Whether job $1 can start (prints "run"), must be skipped ("skip" or "quiet"), or waits.
+job_ready() {
+	local d name state
+	for d in ${JOB_DEPS[$1]}; do
+		name=${d#\~}
+		state=${JOB_STATE[$name]:-}
+		[ -n "$state" ] || die "job $1 depends on an unknown job $name"
+		case $state in pending | running) return 0 ;; esac
+		[ "$d" != "$name" ] && continue
+		case $state in
+		quiet) echo quiet && return 0 ;;
+		failed | skipped) echo skip && return 0 ;;
+		esac
+	done
+	echo run
+}
+
+job_finish() {
+	local name=$1 rc=$2
+	JOB_RC[$name]=$rc
+	JOB_END[$name]=$(date +%s)
+	JOB_ENDED+=("$name")
+	case $rc in
+	0) JOB_STATE[$name]=done ;;
+	3) JOB_STATE[$name]=quiet ;;
+	*) JOB_STATE[$name]=failed ;;
+	esac
+	cat "$JOBS_DIR/$name.log"
+}
+
+# Ends the process groups of the jobs still running.
+jobs_stop() {
+	local pid
+	for pid in "${!JOB_PID[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || :; done
+}
+
+run_jobs() {
+	local used=0 name verdict pid progress n rc
+	# (Job control: each background job gets a process group of its own.)
+	set -m
+	# (The caller's EXIT trap calls jobs_stop too: see scripts/test.sh.)
+	trap 'jobs_stop; exit 130' INT TERM
+	while :; do
+		progress=0
+		for name in "${JOB_ORDER[@]}"; do
+			[ "${JOB_STATE[$name]}" = pending ] || continue
+			verdict=$(job_ready "$name")
+			case $verdict in
+			skip)
+				JOB_START[$name]=$(date +%s)
+				if [ -n "${JOB_SKIP[$name]:-}" ]; then
+					echo "${JOB_SKIP[$name]}" >"$JOBS_DIR/$name.log"
+					echo "0 1" >>"${SM4RS_COUNTS:-/dev/null}"
+				else
+					: >"$JOBS_DIR/$name.log"
+				fi
+				job_finish "$name" 1
+				JOB_STATE[$name]=skipped
+				progress=1
+				;;
+			quiet)
+				JOB_START[$name]=$(date +%s)
+				: >"$JOBS_DIR/$name.log"
+				job_finish "$name" 3
+				progress=1
+				;;
+			run)
+				# (A job heavier than the whole capacity runs alone.)
+				[ $((used + JOB_WEIGHT[$name])) -le "$JOBS_CAPACITY" ] || [ "$used" -eq 0 ] || continue
+				JOB_START[$name]=$(date +%s)
+				(export SM4RS_JOB_NOTE="$JOBS_DIR/$name.note"; eval "${JOB_CMD[$name]}") >"$JOBS_DIR/$name.log" 2>&1 </dev/null &
+				JOB_PID[$!]=$name
+				JOB_STATE[$name]=running
+				used=$((used + JOB_WEIGHT[$name]))
+				progress=1
+				;;
+			esac
+		done
+		[ $progress = 1 ] && continue
+		n=0
+		for name in "${JOB_ORDER[@]}"; do [ "${JOB_STATE[$name]}" != running ] || n=$((n + 1)); done
+		[ $n -gt 0 ] || break
+		pid=
+		wait -n -p pid && rc=0 || rc=$?
+		[ -n "$pid" ] && [ -n "${JOB_PID[$pid]:-}" ] || continue
+		name=${JOB_PID[$pid]}
+		unset "JOB_PID[$pid]"
+		job_finish "$name" "$rc"
+		used=$((used - JOB_WEIGHT[$name]))
+	done
+	set +m
+	for name in "${JOB_ORDER[@]}"; do
+		[ "${JOB_STATE[$name]}" = pending ] && die "job $name never became ready (a dependency cycle?)"
+	done
+	return 0
+}
+
+phase_table() {
+	local name note
+	printf '\n%-28s %6s %6s %6s  %s\n' phase start end secs "result (and what took longest)"
+	for name in "${JOB_ENDED[@]}"; do
+		note=
+		[ -f "$JOBS_DIR/$name.note" ] && note=$(head -c 300 "$JOBS_DIR/$name.note")
+		case ${JOB_STATE[$name]} in
+		done) note="ok${note:+; $note}" ;;
+		quiet) note="not run${note:+; $note}" ;;
+		skipped) note="skipped" ;;
+		*) note="exit ${JOB_RC[$name]}${note:+; $note}" ;;
+		esac
+		printf '%-28s %6d %6d %6d  %s\n' "$name" $((JOB_START[$name] - JOBS_T0)) \
+			$((JOB_END[$name] - JOBS_T0)) $((JOB_END[$name] - JOB_START[$name])) "$note"
+	done
+	printf '%-28s %6s %6d %6d\n' total "" $(($(date +%s) - JOBS_T0)) $(($(date +%s) - JOBS_T0))
+}
