@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Scenario "test-load" (-cpu max, 4 CPUs, kmemleak on; /dev/vda scratch, /dev/vdb ext4):
+# Scenario "test-load" (-cpu max, kmemleak on; /dev/vda scratch, /dev/vdb ext4):
 #   unloading      sm4-ce and sm4-neon removed and loaded again and again while AF_ALG
 #                  users keep arriving (they fall back to the next driver)
 #   concurrency    on every CPU at once: AF_ALG users of every mode and random lengths,
@@ -7,23 +7,15 @@
 #                  (sm4-neon serves), then with it
 #   faults         every allocation of an AF_ALG request of each mode, and of a dm-crypt
 #                  table load, fails once: a clean error, and the next request works
-#   aead           sm4-ce-gcm and sm4-ce-ccm unloaded and loaded again under AF_ALG users
-#                  (AEADs among them), on every CPU at once, every allocation of an AEAD
-#                  request failing once; upstream's C sm4-ce-gcm and sm4-ce-ccm on sm4-ce's
-#                  exports; kTLS (the kernel's TLS selftest, its SM4 variants) on ours
-#                  and on upstream's, with the same verdicts
 #   bad input      AF_ALG errors for bad keys, IVs and lengths: the same as the kernel's
 #                  templates over the oracle give
 # The references are upstream's C SM4, registered by the test module (sm4_kunit), loaded
 # without running its suites (the VM boots with kunit.enable=0).
 #   kmemleak       nothing leaked at the end
-# The timed parts last sm4rs.secs seconds each (make test: 8, make test-long: 120).
+# The timed parts last sm4rs.secs seconds each (make test: 8, make test-long: 120). The
+# AEADs have a boot of their own, test-aead.
 
-XTS_KEY=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
-SECS=$(load_secs)
-echo "SM4RS-INFO $(grep -c ^processor /proc/cpuinfo) CPUs, ${SECS} s per timed part"
-[ -w /proc/sys/crypto/af_alg_restrict ] && echo 0 >/proc/sys/crypto/af_alg_restrict
-export DM_DISABLE_UDEV=1
+SECS=$(load_start)
 
 # Each phase: four AF_ALG users, one dm-crypt and one fscrypt user at once.
 concurrent_users() {
@@ -44,64 +36,14 @@ concurrent_users() {
 	umount $mnt
 }
 
-# Our sm4-ce-gcm and sm4-ce-ccm under load: AF_ALG users of every mode, the AEADs included,
-# while they are unloaded and loaded again; then users on every CPU with them loaded; every
-# allocation of an AEAD request failing once; upstream's C gcm/ccm on sm4-ce's exports; and
-# kTLS, the kernel's TLS selftest, on ours and on upstream's.
-aead_phase() {
-	local m out
-	load_ours sm4-ce-gcm && load_ours sm4-ce-ccm || return
-	export AFALG_AEAD=1
-	check_unload_under_load "$SECS" unload-under-load-aead sm4-ce-gcm sm4-ce-ccm
-	for m in gcm ccm; do
-		if grep -q "^sm4_ce_$m " /proc/modules && wait_selftest $m-sm4-ce 50; then
-			pass "unload-under-load-aead.sm4-ce-$m-back"
-		else
-			fail "unload-under-load-aead.sm4-ce-$m-back" "not loaded and self-tested at the end"
-		fi
-	done
-	stress_start 4 "$SECS" concurrent-aead
-	stress_check concurrent-aead
-	if faults_setup; then
-		for m in "gcm-sm4-ce 000102030405060708090a0b" "ccm-sm4-ce 03000102030405060708090a0b0c0d0e"; do
-			set -- $m
-			if out=$(afalg faults "$1" "$AF_KEY" "$2" 4100 2>&1); then
-				pass "faults.af_alg.$1"
-				echo "SM4RS-INFO faults.af_alg.$1: $out"
-			else
-				fail "faults.af_alg.$1" "$out"
-			fi
-		done
-	fi
-	check_upstream_aead
-	check_ktls
-	unset AFALG_AEAD
-	# (check_upstream_aead leaves none loaded, check_ktls ours.)
-	for m in sm4_ce_gcm sm4_ce_ccm; do
-		if grep -q "^$m " /proc/modules; then
-			rmmod_settled $m || fail "aead.unload" "rmmod $m failed"
-		fi
-	done
-}
-
-# settle_selftests DRIVER...: waits (up to 60 s each) for testmgr's self-tests of DRIVERs to
-# end. testmgr tests each driver registered in the background, against the kernel's
-# templates over sm4-generic, whose instances it makes and tests too; with sm4-ce's and
-# sm4-neon's tests all at once on this 4-CPU guest of a 2-core host, making one instance
-# once outlasted the crypto API's 60-second wait (ETIMEDOUT, then every mode's self-test
-# failed; 6.12 CI of 6176670). One module's tests end before the next module comes.
-settle_selftests() {
-	local d
-	for d in "$@"; do wait_selftest "$d" 600 || :; done
-}
-
 mkdir -p /mnt/load
-phase() { echo "SM4RS-INFO phase $1 at $(cut -d' ' -f1 /proc/uptime) s"; }
 if ! mkfs.ext4 -q -F -O encrypt -E nodiscard /dev/vdb >/tmp/mkfs.out 2>&1; then
 	fail "load.mkfs" "$(tail -n 1 /tmp/mkfs.out)"
 elif load_ours sm4-generic && load_ours sm4-ce &&
 	settle_selftests sm4-ce $(drivers_of sm4-ce $SKCIPHERS $MACS) &&
 	load_ours sm4-neon && settle_selftests $(drivers_of sm4-neon $SKCIPHERS) && load_oracle; then
+	# The drivers loaded passed testmgr's slow tests: the reloads below run its vectors.
+	slow_selftests off
 	# Unloading first: on Linux 7.3 the first fscrypt user makes blk-crypto-fallback take
 	# xts(sm4) from the driver that serves it then, for good.
 	phase unloading
@@ -121,9 +63,6 @@ elif load_ours sm4-generic && load_ours sm4-ce &&
 			fail "unload-under-load.$m-back" "$m not loaded and registered at the end: $(grep "^$(echo $m | tr - _) " /proc/modules), selftest '$(crypto_field ecb-$m selftest)'"
 		fi
 	done
-	# The AEADs (they pin sm4-ce: loaded for this phase only).
-	phase aead
-	aead_phase
 	phase concurrency
 	if rmmod_settled sm4-ce; then
 		concurrent_users concurrent-neon

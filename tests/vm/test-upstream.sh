@@ -2,7 +2,7 @@
 # Scenario "test-upstream" (-cpu max): no Rust SM4 at all. Upstream's C SM4 drivers (the SM4
 # library and sm4-ce, from this kernel's own build; the initramfs of this boot holds none of
 # this project's modules) read back every fscrypt and LUKS2 file that the boots before wrote
-# with this project's drivers: test-max with sm4-ce (set A), test-generic with the kernel's
+# with this project's drivers: test-a72 with sm4-neon (set A), test-generic with the kernel's
 # templates over the Rust sm4-generic (set B).
 
 if [ -n "$(ls /lib/modules/sm4rs 2>/dev/null)" ]; then

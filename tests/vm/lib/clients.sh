@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # --- real clients: fscrypt and cryptsetup LUKS2 over shared disks ------------------------
-# scripts/test.sh gives the test-max, test-generic and test-a72 boots of a lane the same two
-# disks (/dev/vdb for ext4 with fscrypt, /dev/vdc for LUKS2), in that order: test-max writes
-# set A with our drivers, test-generic (only the kernel's templates over sm4-generic) reads A
-# back and writes B, test-a72 (sm4-neon) reads A and B back. The key and the checksum lists
-# are kept in clear on the disks (test data).
+# scripts/test.sh gives the boots of a lane the same two disks (/dev/vdb for ext4 with fscrypt,
+# /dev/vdc for LUKS2) in turn: test-a72 (the role "first") writes set A with sm4-neon,
+# test-generic ("middle": only the kernel's templates over sm4-generic) reads A back and
+# writes B, then test-max (sm4-ce, in-tree modules), test-builtin (built in) and
+# test-upstream (no module of ours: upstream's C drivers), the "last" ones, each read A and B
+# back from a copy of its own. The key and the checksum lists are kept in clear on the disks
+# (test data).
 FS_DEV=/dev/vdb
 LUKS_DEV=/dev/vdc
 SIZES="0 1 15 16 17 31 32 33 100 4095 4096 4097 8191 65536 100001 1048583"

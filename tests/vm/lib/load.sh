@@ -8,6 +8,29 @@ load_secs() {
 	echo "${s:-8}"
 }
 
+# The start of a load scenario: AF_ALG open to SM4 (Linux 7.3 restricts it by default),
+# dm-crypt without udev; prints the length of the timed parts.
+load_start() {
+	echo "SM4RS-INFO $(grep -c ^processor /proc/cpuinfo) CPUs, $(load_secs) s per timed part" >&2
+	[ -w /proc/sys/crypto/af_alg_restrict ] && echo 0 >/proc/sys/crypto/af_alg_restrict
+	load_secs
+}
+export DM_DISABLE_UDEV=1
+
+# The time at which each phase of a load scenario begins, in the log.
+phase() { echo "SM4RS-INFO phase $1 at $(cut -d' ' -f1 /proc/uptime) s"; }
+
+# settle_selftests DRIVER...: waits (up to 60 s each) for testmgr's self-tests of DRIVERs to
+# end. testmgr tests each driver registered in the background, against the kernel's
+# templates over sm4-generic, whose instances it makes and tests too; with sm4-ce's and
+# sm4-neon's tests all at once on a 4-CPU guest of a 2-core host, making one instance
+# once outlasted the crypto API's 60-second wait (ETIMEDOUT, then every mode's self-test
+# failed; 6.12 CI of 6176670). One module's tests end before the next module comes.
+settle_selftests() {
+	local d
+	for d in "$@"; do wait_selftest "$d" 600 || :; done
+}
+
 # stress_start N SECS TAG: N AF_ALG users (afalg stress: random modes, keys, IVs and
 # lengths by algorithm name, each checked against the kernel's templates over the oracle
 # (sm4_kunit must be loaded) and decrypted back), for SECS seconds; stress_check TAG waits

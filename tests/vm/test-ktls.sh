@@ -1,0 +1,18 @@
+# SPDX-License-Identifier: GPL-2.0
+# Scenario "test-ktls" (-cpu max): gcm(sm4) and ccm(sm4) against upstream's C drivers.
+#   exports  upstream's C sm4-ce-gcm and sm4-ce-ccm, of this kernel's build, load on our
+#            sm4-ce's exports and pass testmgr and tcrypt
+#   kTLS     the kernel's TLS selftest (its SM4 variants) on ours and on upstream's C
+#            drivers, with the same verdicts
+# (A boot without kmemleak, which makes every allocation of the network stack several times
+# slower, and on one CPU, for qemu's sake: test-aead checks our AEADs for leaks and under
+# concurrent load.)
+
+# sm4-ce's own drivers and our AEADs are not this boot's subject (test-max and test-aead run
+# testmgr's slow tests on them): the fixed vectors only, but for upstream's AEADs.
+slow_selftests off
+[ -w /proc/sys/crypto/af_alg_restrict ] && echo 0 >/proc/sys/crypto/af_alg_restrict
+if load_ours sm4-generic && load_ours sm4-ce && settle_selftests $(drivers_of sm4-ce $SKCIPHERS); then
+	check_upstream_aead
+	check_ktls
+fi
