@@ -4,6 +4,8 @@
 #
 #   make run            build everything needed, boot the default VM, show the SM4 drivers
 #   make test           all test lanes (host, Linux 6.12, Linux 7.3)
+#   make check          the quick loop: the modules built, one VM, the KUnit suites of the
+#                       drivers the uncommitted change touches (CHECK_BASE=<rev> for more)
 #   make test-long      the same with the load tests (concurrency, unloading under load,
 #                       more fault runs) 120 s each instead of 8
 #   make test-gcc       make KDIR= on a Linux 6.12 kernel built with GCC, and its test-max VM
@@ -18,7 +20,7 @@ KDIR ?=
 LANE ?= 6.12
 CPU ?= max
 
-.PHONY: all modules run test test-long bench clean kernel check-bootstrap patches test-gcc mutants
+.PHONY: all modules run test check test-long bench clean kernel check-bootstrap patches test-gcc mutants
 
 all: modules
 
@@ -40,6 +42,9 @@ run:
 
 test:
 	scripts/test.sh
+
+check:
+	LANE=$(LANE) scripts/check.sh
 
 test-long:
 	SM4RS_LOAD_SECS=120 scripts/test.sh

@@ -3,12 +3,15 @@
 """mutants.py (make mutants): the mutation table. Each mutant is one small wrong change to
 the sources; it is applied alone to a scratch copy of the tree, the modules are built from
 that copy against the Linux 6.12 test kernel (as `make KDIR=` builds them), and the
-smallest VM run that should catch it boots (scenario test-mutant: the KUnit suites the
+smallest VM run that should catch it boots (scenario check, as make check boots: the KUnit suites the
 mutant names, AF_ALG known answers, dm-crypt against the oracle), with testmgr's self-tests
 off (cryptomgr.notests=1), so that neither the host tests nor testmgr's fixed vectors do
-the catching. A mutant is killed when a test of that run fails (the structural
-"kunit.<suite>.ran" checks of the suites the run filtered out do not count). Prints the
-table: mutant, tests that failed, time; exits 1 if a mutant survives or did not build.
+the catching. A mutant is killed only when a test of that run fails: not by the checks of
+the run itself (the guest did not finish, a timeout, the kernel log not clean, a lost or
+repeated result, the "kunit.<suite>.ran" checks of the suites the run filtered out), nor by
+a build that failed; those make its verdict ERROR, counted apart from the kills. Prints the
+table: mutant, verdict, the tests that failed (or what went wrong), time; exits 1 if a
+mutant survives or has an error.
 
 Not part of `make test` (each mutant costs a module build and a VM boot).
 """
@@ -153,6 +156,12 @@ MUTANTS = [
 ]
 
 
+# The checks of a run itself, not of the code under test: a failure of one of them alone is an
+# ERROR, never a kill. (kunit.<suite>.ran: the run filters the suites.)
+HARNESS = (r"vm\.completed$|kernel\.log-clean$|vm\.ktap-|.*\.unique$|kunit\.\S+\.ran$"
+           r"|kunit\.\S+\.known$")
+
+
 def run(cmd, **kw):
     return subprocess.run(cmd, text=True, capture_output=True, **kw)
 
@@ -180,14 +189,14 @@ def main():
             with open(target, encoding="utf-8") as fh:
                 text = fh.read()
             if text.count(old) != 1:
-                rows.append((name, "NOT APPLIED", f"{path}: the text occurs {text.count(old)} times", 0))
+                rows.append((name, "ERROR", f"not applied: {path}: the text occurs {text.count(old)} times", 0))
                 continue
             with open(target, "w", encoding="utf-8") as fh:
                 fh.write(text.replace(old, new))
             b = run([os.path.join(tree, "scripts/modules.sh"), LANE, "-j2", "modules"])
             if b.returncode != 0:
                 err = [l for l in (b.stdout + b.stderr).split("\n") if "error" in l][:2]
-                rows.append((name, "NOT BUILT", " ".join(err), time.time() - t0))
+                rows.append((name, "ERROR", "not built: " + " ".join(err), time.time() - t0))
                 continue
             stage = os.path.join(tree, ".stage")
             os.makedirs(stage)
@@ -197,16 +206,23 @@ def main():
             env = dict(os.environ, SM4RS_STAGE=stage, SM4RS_SMP="2", SM4RS_VM_TIMEOUT="900",
                        SM4RS_APPEND=f"cryptomgr.notests=1 kunit.filter_glob={glob}",
                        SM4RS_COUNTS="/dev/null")
-            v = run([os.path.join(REPO, "scripts/vm.sh"), LANE, "test-mutant", "max"], env=env)
-            failed = [l.split("] ", 1)[1] for l in v.stdout.split("\n")
-                      if l.startswith("FAIL ") and "] " in l]
+            v = run([os.path.join(REPO, "scripts/vm.sh"), LANE, "check", "max"], env=env)
             # (names only: the reasons are in the VM's console log)
-            killers = [re.sub(r" \(.*$", "", f) for f in failed
-                       if not re.match(r"kunit\.\S+\.ran\b", f)]
+            failed = [re.sub(r" \(.*$", "", l.split("] ", 1)[1]) for l in v.stdout.split("\n")
+                      if l.startswith("FAIL ") and "] " in l]
+            harness = [f for f in failed if re.match(HARNESS, f)]
+            killers = [f for f in failed if f not in harness]
             ran = [l for l in v.stdout.split("\n") if l.startswith(("PASS ", "FAIL "))]
-            verdict = "killed" if killers else "SURVIVED"
-            rows.append((name, verdict, ", ".join(killers) or f"{len(ran)} results, none failed",
-                         time.time() - t0))
+            if killers:
+                verdict, what = "killed", ", ".join(killers)
+            elif harness or v.returncode not in (0, 1) or not ran:
+                verdict = "ERROR"
+                what = ", ".join(harness) or f"the VM runner exited {v.returncode}: {v.stderr[-200:]}"
+            else:
+                verdict, what = "SURVIVED", f"{len(ran)} results, none failed"
+            if killers and harness:
+                what += " (and " + ", ".join(harness) + ")"
+            rows.append((name, verdict, what, time.time() - t0))
             print(f"{name}: {verdict} ({int(time.time() - t0)} s)", file=sys.stderr, flush=True)
             shutil.rmtree(tree, ignore_errors=True)
     finally:
@@ -215,7 +231,9 @@ def main():
     for name, verdict, what, secs in rows:
         print(f"{name:<24} {verdict:<10} {int(secs):>4}  {what}")
     bad = [r for r in rows if r[1] != "killed"]
-    print(f"{len(rows) - len(bad)} of {len(rows)} mutants killed in {int(time.time() - t_all)} s")
+    errors = [r for r in rows if r[1] == "ERROR"]
+    print(f"{len(rows) - len(bad)} of {len(rows)} mutants killed, {len(errors)} errors, "
+          f"{len(bad) - len(errors)} survived, in {int(time.time() - t_all)} s")
     sys.exit(1 if bad or not rows else 0)
 
 
