@@ -34,7 +34,7 @@ result() {
 # --- the packages a fresh machine has after the bootstrap ------------------------------
 # The closure of HOST_PKGS over Depends and Pre-Depends, as apt resolves it.
 apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks \
-	--no-replaces --no-enhances "${HOST_PKGS[@]}" 2>/dev/null |
+	--no-replaces --no-enhances "${HOST_PKGS[@]}" "${LANE_PKGS[@]}" 2>/dev/null |
 	awk '/^[a-z0-9]/ { sub(/:.*/, ""); print }' | sort -u >"$tmp/closure"
 # The base system every Debian machine has.
 dpkg-query -W -f='${Package} ${Essential} ${Priority}\n' |
@@ -204,8 +204,7 @@ done <"$tmp/words"
 # The tools and files called or read by full path (or through variables).
 for path in "$RUSTC" "$RUSTDOC" "$CARGO" "$PYTHON" "$QEMU" "$GIT" "$LLVM_BIN/clang" \
 	"$LLVM_BIN/llvm-mca" "$LLVM_BIN/llvm-nm" "$LLVM_BIN/llvm-ar" /usr/bin/clippy-driver /usr/bin/rustfmt /usr/bin/qemu-aarch64 \
-	/usr/bin/aarch64-linux-gnu-gcc /usr/aarch64-linux-gnu/lib/libc.a \
-	/usr/src/linux-source-6.12.tar.xz; do
+	/usr/bin/aarch64-linux-gnu-gcc /usr/aarch64-linux-gnu/lib/libc.a; do
 	checked=$((checked + 1))
 	[ -e "$path" ] || { bad+=("$path: not installed"); continue; }
 	pkg=$(owner "$path") || { bad+=("$path belongs to no Debian package"); continue; }

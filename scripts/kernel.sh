@@ -30,12 +30,22 @@ esac
 mkdir -p "$CACHE/src" "$CACHE/build"
 
 # --- source -----------------------------------------------------------------
-# Prints the path of the source tarball and sets SRC_VERSION.
+# Sets SRC_TARBALL (the source tarball) and SRC_VERSION; exits 3 if the lane's source cannot
+# be had. SM4RS_HIDE_SOURCES="7.3" makes it so for the lanes named, as if their package had
+# left the archive: the other lanes must run and gate without them (make test shows it).
 fetch_source() {
+	case " ${SM4RS_HIDE_SOURCES:-} " in *" $lane "*)
+		warn "linux-source-$lane is hidden (SM4RS_HIDE_SOURCES): lane $lane cannot run"
+		exit 3
+		;;
+	esac
 	case $lane in
 	6.12)
-		SRC_VERSION=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null) ||
-			die "linux-source-6.12 is not installed (run scripts/bootstrap.sh)"
+		# (scripts/bootstrap.sh installs it when the archive has it.)
+		SRC_VERSION=$(dpkg-query -W -f='${Status} ${Version}' linux-source-6.12 2>/dev/null |
+			sed -n 's/^install ok installed //p')
+		[ -n "$SRC_VERSION" ] && [ -f /usr/src/linux-source-6.12.tar.xz ] ||
+			{ warn "linux-source-6.12 is not installed (not in the archive): lane 6.12 cannot run"; exit 3; }
 		SRC_TARBALL=/usr/src/linux-source-6.12.tar.xz
 		;;
 	*)
@@ -91,10 +101,13 @@ check_config() { # OUT FRAGMENT...
 }
 
 # The in-tree kernels. Their build starts from a copy of a built kernel and its build
-# directory: the lane's test kernel for =m (then the series is applied with `git am`), the
-# =m kernel for =y. The build directories sit inside their source trees, so kbuild records
-# relative paths (srctree is ".."), and make rebuilds only what the series and the
-# configuration change. The git metadata of `git am` is kept outside the tree.
+# directory: the lane's test kernel for =m (then the series is applied), the =m kernel for
+# =y. The source is copied as hard links (a kernel build with O= writes nothing into it), but
+# for the files the series touches, which get copies of their own before it is applied with
+# `git apply` (scripts/patches.sh has checked that `git am` applies it to the pristine
+# files); the build directory is copied whole. The build directories sit inside their source
+# trees, so kbuild records relative paths (srctree is ".."), and make rebuilds only what the
+# series and the configuration change.
 build_intree() {
 	local base=$lane patches key it out start
 	if [ "$variant" = y ]; then base=$lane-intree-m; fi
@@ -125,22 +138,23 @@ build_intree() {
 	fi
 	start=$(date +%s)
 	find "$CACHE/src" -maxdepth 1 -name "linux-$kernel-*" -exec rm -rf {} +
-	log "[$kernel] copying $base_src and its build"
+	log "[$kernel] copying $base_src (linked) and its build"
 	mkdir -p "$it"
-	(cd "$base_src" && tar --exclude='./build-*' -cf - .) | (cd "$it" && tar -xf -)
+	(cd "$base_src" && find . -mindepth 1 -maxdepth 1 ! -name 'build-*' ! -name '.sm4rs-*' \
+		-exec cp -al {} "$it/" \;)
 	cp -a "$base_out" "$out"
 	rm -f "$it/.sm4rs-done" "$out/.sm4rs-done"
 	if [ "$variant" = m ]; then
-		log "[$kernel] git am of the series ($(ls "$patches"/*.patch | wc -l) patches)"
-		local g=("$GIT" -C "$it" --git-dir="$it.git" --work-tree="$it" -c user.name=sm4rs
-			-c user.email=sm4rs@localhost)
-		rm -rf "$it.git"
-		"${g[@]}" init -q
-		# (-f: Debian's linux-source .gitignore ignores everything at the top level)
-		"${g[@]}" add -A -f -- . ':(exclude)build-*'
-		"${g[@]}" commit -qm "Linux $SRC_VERSION"
-		"${g[@]}" am -q "$patches"/*.patch >"$out/am.log" 2>&1 ||
-			{ cat "$out/am.log" >&2; die "[$kernel] git am of the series failed"; }
+		log "[$kernel] applying the series ($(ls "$patches"/*.patch | wc -l) patches)"
+		local f p
+		for f in $(sed -n 's|^--- a/||p; s|^+++ b/||p' "$patches"/*.patch | sort -u); do
+			if [ -f "$it/$f" ]; then cp "$it/$f" "$it/$f.sm4rs" && mv "$it/$f.sm4rs" "$it/$f"; fi
+		done
+		for p in "$patches"/*.patch; do
+			# (No repository above the tree is looked for: the paths are the tree's own.)
+			(cd "$it" && GIT_CEILING_DIRECTORIES=$(dirname "$it") "$GIT" apply "$p") >>"$out/apply.log" 2>&1 ||
+				{ cat "$out/apply.log" >&2; die "[$kernel] the series does not apply: $(basename "$p")"; }
+		done
 	fi
 	local frags=("$REPO/configs/intree.config")
 	if [ "$variant" = y ]; then frags+=("$REPO/configs/intree-y.config"); fi

@@ -4,13 +4,21 @@
 # LANE (default: every lane, each into $REPO/patches/LANE) into OUTDIR, generated from the
 # repository's sources (scripts/patches.py) against the lane's pristine kernel source, and
 # checks that `git am` applies it to the pristine files it touches. (scripts/kernel.sh
-# LANE-intree-m applies it with `git am` to the whole tree and builds it.)
+# LANE-intree-m applies it to the whole tree and builds it.) A lane whose kernel source cannot
+# be had is left out, with a warning (exit 3 if no lane had one).
 source "$(dirname "$0")/lib.sh"
 
 lanes=(${1:-${LANES_ALL[*]}})
+written=0
 for lane in "${lanes[@]}"; do
 	out=${2:-$REPO/patches/$lane}
-	src=$("$REPO/scripts/kernel.sh" "$lane" --source) || die "[$lane] no kernel source"
+	rc=0
+	src=$("$REPO/scripts/kernel.sh" "$lane" --source) || rc=$?
+	if [ $rc -eq 3 ]; then
+		warn "[$lane] no series: the kernel source cannot be had"
+		continue
+	fi
+	[ $rc -eq 0 ] || die "[$lane] no kernel source"
 	GIT=$GIT "$PYTHON" "$REPO/scripts/patches.py" "$REPO" "$src" "$lane" "$out"
 	# git am onto a repository of the pristine versions of the files the series touches.
 	t=$(mktemp -d)
@@ -29,4 +37,6 @@ for lane in "${lanes[@]}"; do
 		die "[$lane] git am of the series failed"
 	fi
 	rm -rf "$t" "$t.log"
+	written=$((written + 1))
 done
+[ $written -gt 0 ] || exit 3

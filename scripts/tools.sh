@@ -6,14 +6,18 @@
 # of Linux 7.3's tree as `tls`, built against 7.3's UAPI headers (`make headers`): its copy
 # has both SM4 variants (13_sm4_gcm, 13_sm4_ccm), and one build serves both lanes (Debian's
 # 6.12 copy does not compile: a stable backport left tls_crypto_info_init() with three
-# parameters and four-argument calls). Idempotent.
+# parameters and four-argument calls). Without the 7.3 source (its package cannot be had) the
+# tools are built without it, and tls.notrun says why: the kTLS checks print NOT RUN then.
+# Idempotent.
 source "$(dirname "$0")/lib.sh"
 
 CC=aarch64-linux-gnu-gcc
-src73=$("$REPO/scripts/kernel.sh" 7.3 --source) || die "no Linux 7.3 source for the TLS selftest"
+rc=0
+src73=$("$REPO/scripts/kernel.sh" 7.3 --source) || rc=$?
+[ $rc -eq 0 ] || [ $rc -eq 3 ] || die "the Linux 7.3 source for the TLS selftest: kernel.sh failed"
 key=$({
 	cat "$REPO"/tests/vm/tools/*.[ch] "$0"
-	basename "$src73"
+	[ -z "$src73" ] || basename "$src73"
 } | sha256sum | cut -c1-16)
 out="$CACHE/tools/$key"
 if [ ! -f "$out/.done" ]; then
@@ -22,6 +26,13 @@ if [ ! -f "$out/.done" ]; then
 		"$CC" -static -O2 -Wall -Werror -o "$out/$(basename "$src" .c)" "$src" ||
 			die "cannot build $src"
 	done
+	if [ -z "$src73" ]; then
+		echo "the TLS selftest is built from Linux 7.3's tree, whose source package cannot be had" \
+			>"$out/tls.notrun"
+		touch "$out/.done"
+		echo "$out"
+		exit 0
+	fi
 	hdr=$(mktemp -d)
 	"${KMAKE[@]}" -C "$src73" O="$hdr" -s headers >/dev/null || die "make headers of $src73 failed"
 	# The harness's 30 s per test is for hardware: on qemu with KASAN, and a busy host,
