@@ -155,45 +155,84 @@ fn make_iv(mode: &Mode, rng: &mut Rng, i: usize) -> [u8; 16] {
     iv
 }
 
-/// Every length, layout and tag size: ours and the reference encrypt alike; both decrypt
-/// the result to the plaintext; both refuse it with `EBADMSG` with a bit flipped in the tag,
-/// and in the text.
+/// Every length, layout and tag size: ours and the reference encrypt alike; ours decrypts the
+/// result to the plaintext; both refuse it with `EBADMSG` with a bit flipped in the tag, and
+/// in the text. (The reference runs once per length, on whole buffers: how a request is cut
+/// changes nothing in what it gives, and it is the slow side, C over the kernel's templates.)
 fn versus_reference(mode: &Mode) -> TestResult {
     skip_unless!(AeadTfm::new(mode.ours).is_ok(), "driver not loaded");
     let reference_name = mode.reference()?;
     let mut rng = Rng(0xae_ad00 ^ mode.iv_size as u64);
-    let mut n = 0usize;
+    let (mut n, mut cases) = (0usize, 0usize);
     for &ad in AD_LENS.iter() {
         // As kTLS and tcrypt send them: the associated data in an entry of its own, the text
         // and the tag in the next.
         let own_entry = [ad.max(1), usize::MAX];
         let ad_apart = [(&own_entry[..], false), (&own_entry[..], true)];
         for &len in TEXT_LENS.iter() {
+            n += 1;
+            let tag = mode.tags[n % mode.tags.len()];
+            let mut key = [0u8; 16];
+            rng.fill(&mut key);
+            let iv = make_iv(mode, &mut rng, n);
+            let iv = &iv[..mode.iv_size];
+            let total = ad + len + tag;
+            let mut buf = zeros(total)?;
+            rng.fill(&mut buf[..ad + len]);
+            let reference = run(
+                reference_name,
+                false,
+                &key,
+                tag,
+                iv,
+                &buf,
+                ad,
+                len,
+                LAYOUTS[0],
+            )?;
+            check!(reference.is_ok());
+            let Ok(ct) = &reference else {
+                return Err(fail("the reference failed"));
+            };
+            // What was encrypted, the associated data put back in front, and with a bit flipped
+            // in the tag, then in the text or the associated data.
+            let mut sealed = zeros(total)?;
+            sealed[..ad].copy_from_slice(&buf[..ad]);
+            sealed[ad..].copy_from_slice(&ct[ad..]);
+            let mut flipped = KVec::new();
+            for at in [
+                total - 1,
+                if len + ad > 0 {
+                    (n * 7) % (ad + len)
+                } else {
+                    total - 1
+                },
+            ] {
+                let mut bad = vec_of(&sealed)?;
+                bad[at] ^= 1 << (n % 8);
+                let refused = run(
+                    reference_name,
+                    true,
+                    &key,
+                    tag,
+                    iv,
+                    &bad,
+                    ad,
+                    len + tag,
+                    LAYOUTS[0],
+                )?;
+                check_eq!(refused.as_ref().err(), Some(&-74));
+                flipped.push(bad, GFP_KERNEL).map_err(|_| fail("alloc"))?;
+            }
             for &layout in LAYOUTS.iter().chain(ad_apart.iter()) {
                 // 1-byte pieces: only short requests (each piece is a scatterlist entry).
                 if layout.0 == [1] && ad + len > 300 {
                     continue;
                 }
-                n += 1;
-                let tag = mode.tags[n % mode.tags.len()];
-                let mut key = [0u8; 16];
-                rng.fill(&mut key);
-                let iv = make_iv(mode, &mut rng, n);
-                let iv = &iv[..mode.iv_size];
-                let total = ad + len + tag;
-                let mut buf = zeros(total)?;
-                rng.fill(&mut buf[..ad + len]);
+                cases += 1;
                 let ours = run(mode.ours, false, &key, tag, iv, &buf, ad, len, layout)?;
-                let reference = run(reference_name, false, &key, tag, iv, &buf, ad, len, layout)?;
-                check!(reference.is_ok());
                 check_eq!(tail(&ours, ad), tail(&reference, ad));
-                let Ok(ct) = reference else {
-                    return Err(fail("the reference failed"));
-                };
-                // Decrypt what was encrypted (the associated data put back in front).
-                let mut sealed = zeros(total)?;
-                sealed[..ad].copy_from_slice(&buf[..ad]);
-                sealed[ad..].copy_from_slice(&ct[ad..]);
+                // Decrypt what was encrypted.
                 let opened = run(
                     mode.ours,
                     true,
@@ -209,36 +248,14 @@ fn versus_reference(mode: &Mode) -> TestResult {
                     tail(&opened, ad).map(|p| p.get(..len).map(|p| p == &buf[ad..ad + len])),
                     Ok(Some(true))
                 );
-                // A flipped bit of the tag, then of the text or the associated data.
-                for at in [
-                    total - 1,
-                    if len + ad > 0 {
-                        (n * 7) % (ad + len)
-                    } else {
-                        total - 1
-                    },
-                ] {
-                    let mut bad = vec_of(&sealed)?;
-                    bad[at] ^= 1 << (n % 8);
-                    let ours = run(mode.ours, true, &key, tag, iv, &bad, ad, len + tag, layout)?;
-                    let reference = run(
-                        reference_name,
-                        true,
-                        &key,
-                        tag,
-                        iv,
-                        &bad,
-                        ad,
-                        len + tag,
-                        layout,
-                    )?;
+                for bad in flipped.iter() {
+                    let ours = run(mode.ours, true, &key, tag, iv, bad, ad, len + tag, layout)?;
                     check_eq!(ours.as_ref().err(), Some(&-74));
-                    check_eq!(ours.as_ref().err(), reference.as_ref().err());
                 }
             }
         }
     }
-    check!(n > 500);
+    check!(cases > 500);
     Ok(())
 }
 

@@ -132,7 +132,9 @@ fn run(
 }
 
 /// Compares the driver `ours` with `reference` over all lengths and layouts, both
-/// directions, and checks that decryption undoes encryption.
+/// directions, and checks that decryption undoes encryption. (The reference runs once per
+/// length and direction, on whole buffers: how a request is cut changes nothing in what it
+/// gives, and it is the slow side, C over the kernel's templates.)
 fn differential(
     ours: &'static CStr,
     reference: Reference,
@@ -144,18 +146,18 @@ fn differential(
     let mut iv = [0u8; 16];
     let mut data = KVec::from_elem(0u8, 4160, GFP_KERNEL).map_err(|_| fail("alloc"))?;
     for &len in LENS.iter() {
-        for &layout in LAYOUTS.iter() {
-            // 1-byte pieces over long requests add nothing but time.
-            if layout.0 == [1] && len > 600 && len != 4097 {
-                continue;
-            }
-            rng.fill(&mut key[..key_len]);
-            rng.fill(&mut iv);
-            rng.fill(&mut data[..len]);
-            let key = &key[..key_len];
-            for enc in [true, false] {
+        rng.fill(&mut key[..key_len]);
+        rng.fill(&mut iv);
+        rng.fill(&mut data[..len]);
+        let key = &key[..key_len];
+        for enc in [true, false] {
+            let b = run(reference, enc, key, &iv, &data[..len], LAYOUTS[0])?;
+            for &layout in LAYOUTS.iter() {
+                // 1-byte pieces over long requests add nothing but time.
+                if layout.0 == [1] && len > 600 && len != 4097 {
+                    continue;
+                }
                 let a = run(Reference(ours), enc, key, &iv, &data[..len], layout)?;
-                let b = run(reference, enc, key, &iv, &data[..len], layout)?;
                 match (&a, &b) {
                     (Ok((out_a, iv_a)), Ok((out_b, iv_b))) => {
                         if out_a[..] != out_b[..] || iv_a != iv_b {
