@@ -16,6 +16,7 @@ mutant survives or has an error.
 Not part of `make test` (each mutant costs a module build and a VM boot).
 """
 
+import concurrent.futures
 import os
 import re
 import shutil
@@ -166,65 +167,74 @@ def run(cmd, **kw):
     return subprocess.run(cmd, text=True, capture_output=True, **kw)
 
 
+def one(name, path, old, new, glob, scratch_root, files, jobs):
+    """Applies one mutant to a scratch copy, builds and boots it: (name, verdict, what, s)."""
+    t0 = time.time()
+    tree = os.path.join(scratch_root, name)
+    try:
+        for f in files:
+            src = os.path.join(REPO, f)
+            if os.path.isfile(src):
+                os.makedirs(os.path.dirname(os.path.join(tree, f)), exist_ok=True)
+                shutil.copy2(src, os.path.join(tree, f))
+        target = os.path.join(tree, path)
+        with open(target, encoding="utf-8") as fh:
+            text = fh.read()
+        if text.count(old) != 1:
+            return (name, "ERROR", f"not applied: {path}: the text occurs {text.count(old)} times", 0)
+        with open(target, "w", encoding="utf-8") as fh:
+            fh.write(text.replace(old, new))
+        # (Several mutants at once: the cores are shared out between them.)
+        cores = max(1, (os.cpu_count() or 1) // jobs)
+        b = run([os.path.join(tree, "scripts/modules.sh"), LANE, f"-j{cores}", "modules"])
+        if b.returncode != 0:
+            err = [l for l in (b.stdout + b.stderr).split("\n") if "error" in l][:2]
+            return (name, "ERROR", "not built: " + " ".join(err), time.time() - t0)
+        stage = os.path.join(tree, ".stage")
+        os.makedirs(stage)
+        for ko in ("sm4-generic.ko", "sm4-ce.ko", "sm4-neon.ko", "sm4-ce-gcm.ko",
+                   "sm4-ce-ccm.ko", "sm4_kunit.ko"):
+            shutil.copy(os.path.join(tree, ko), os.path.join(stage, ko))
+        env = dict(os.environ, SM4RS_STAGE=stage, SM4RS_SMP=str(min(2, cores)),
+                   SM4RS_VM_TIMEOUT="900", SM4RS_VM_WORK=os.path.join(tree, ".vm"),
+                   SM4RS_APPEND=f"cryptomgr.notests=1 kunit.filter_glob={glob}",
+                   SM4RS_COUNTS="/dev/null")
+        v = run([os.path.join(REPO, "scripts/vm.sh"), LANE, "check", "max"], env=env)
+        # (names only: the reasons are in the VM's console log)
+        failed = [re.sub(r" \(.*$", "", l.split("] ", 1)[1]) for l in v.stdout.split("\n")
+                  if l.startswith("FAIL ") and "] " in l]
+        harness = [f for f in failed if re.match(HARNESS, f)]
+        killers = [f for f in failed if f not in harness]
+        ran = [l for l in v.stdout.split("\n") if l.startswith(("PASS ", "FAIL "))]
+        if killers:
+            verdict, what = "killed", ", ".join(killers)
+        elif harness or v.returncode not in (0, 1) or not ran:
+            verdict = "ERROR"
+            what = ", ".join(harness) or f"the VM runner exited {v.returncode}: {v.stderr[-200:]}"
+        else:
+            verdict, what = "SURVIVED", f"{len(ran)} results, none failed"
+        if killers and harness:
+            what += " (and " + ", ".join(harness) + ")"
+        print(f"{name}: {verdict} ({int(time.time() - t0)} s)", file=sys.stderr, flush=True)
+        return (name, verdict, what, time.time() - t0)
+    finally:
+        shutil.rmtree(tree, ignore_errors=True)
+
+
 def main():
     only = set(sys.argv[1:])
-    cache = os.environ.get("SM4RS_CACHE", os.path.expanduser("~/.cache/sm4rs"))
+    # Mutants built and booted at once (SM4RS_MUTANT_JOBS; default: one per core, each
+    # boot with one vCPU when there are as many as cores).
+    jobs = int(os.environ.get("SM4RS_MUTANT_JOBS", os.cpu_count() or 1))
     scratch_root = tempfile.mkdtemp(prefix="sm4rs-mutants-")
-    rows = []
     t_all = time.time()
     # The tree as committed plus the working changes, without build products.
     files = run(["git", "-C", REPO, "ls-files", "-co", "--exclude-standard"]).stdout.split()
+    todo = [(name, path, old, new, glob) for name, path, old, new, glob, *lane in MUTANTS
+            if not (only and name not in only) and lane[:1] in ([], [LANE])]
     try:
-        for name, path, old, new, glob, *lane in MUTANTS:
-            if (only and name not in only) or lane[:1] not in ([], [LANE]):
-                continue
-            t0 = time.time()
-            tree = os.path.join(scratch_root, name)
-            for f in files:
-                src = os.path.join(REPO, f)
-                if os.path.isfile(src):
-                    os.makedirs(os.path.dirname(os.path.join(tree, f)), exist_ok=True)
-                    shutil.copy2(src, os.path.join(tree, f))
-            target = os.path.join(tree, path)
-            with open(target, encoding="utf-8") as fh:
-                text = fh.read()
-            if text.count(old) != 1:
-                rows.append((name, "ERROR", f"not applied: {path}: the text occurs {text.count(old)} times", 0))
-                continue
-            with open(target, "w", encoding="utf-8") as fh:
-                fh.write(text.replace(old, new))
-            b = run([os.path.join(tree, "scripts/modules.sh"), LANE, "-j2", "modules"])
-            if b.returncode != 0:
-                err = [l for l in (b.stdout + b.stderr).split("\n") if "error" in l][:2]
-                rows.append((name, "ERROR", "not built: " + " ".join(err), time.time() - t0))
-                continue
-            stage = os.path.join(tree, ".stage")
-            os.makedirs(stage)
-            for ko in ("sm4-generic.ko", "sm4-ce.ko", "sm4-neon.ko", "sm4-ce-gcm.ko",
-                       "sm4-ce-ccm.ko", "sm4_kunit.ko"):
-                shutil.copy(os.path.join(tree, ko), os.path.join(stage, ko))
-            env = dict(os.environ, SM4RS_STAGE=stage, SM4RS_SMP="2", SM4RS_VM_TIMEOUT="900",
-                       SM4RS_APPEND=f"cryptomgr.notests=1 kunit.filter_glob={glob}",
-                       SM4RS_COUNTS="/dev/null")
-            v = run([os.path.join(REPO, "scripts/vm.sh"), LANE, "check", "max"], env=env)
-            # (names only: the reasons are in the VM's console log)
-            failed = [re.sub(r" \(.*$", "", l.split("] ", 1)[1]) for l in v.stdout.split("\n")
-                      if l.startswith("FAIL ") and "] " in l]
-            harness = [f for f in failed if re.match(HARNESS, f)]
-            killers = [f for f in failed if f not in harness]
-            ran = [l for l in v.stdout.split("\n") if l.startswith(("PASS ", "FAIL "))]
-            if killers:
-                verdict, what = "killed", ", ".join(killers)
-            elif harness or v.returncode not in (0, 1) or not ran:
-                verdict = "ERROR"
-                what = ", ".join(harness) or f"the VM runner exited {v.returncode}: {v.stderr[-200:]}"
-            else:
-                verdict, what = "SURVIVED", f"{len(ran)} results, none failed"
-            if killers and harness:
-                what += " (and " + ", ".join(harness) + ")"
-            rows.append((name, verdict, what, time.time() - t0))
-            print(f"{name}: {verdict} ({int(time.time() - t0)} s)", file=sys.stderr, flush=True)
-            shutil.rmtree(tree, ignore_errors=True)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+            rows = list(pool.map(lambda m: one(*m, scratch_root, files, jobs), todo))
     finally:
         shutil.rmtree(scratch_root, ignore_errors=True)
     print(f"{'mutant':<24} {'verdict':<10} {'s':>4}  tests that failed")
@@ -233,7 +243,8 @@ def main():
     bad = [r for r in rows if r[1] != "killed"]
     errors = [r for r in rows if r[1] == "ERROR"]
     print(f"{len(rows) - len(bad)} of {len(rows)} mutants killed, {len(errors)} errors, "
-          f"{len(bad) - len(errors)} survived, in {int(time.time() - t_all)} s")
+          f"{len(bad) - len(errors)} survived, in {int(time.time() - t_all)} s "
+          f"({jobs} at a time)")
     sys.exit(1 if bad or not rows else 0)
 
 

@@ -23,7 +23,8 @@ case $lane in
 *-intree-y) mkdir -p "$stage" ;;
 *) [ -f "$stage/sm4-generic.ko" ] || die "no modules staged for $lane (scripts/stage-modules.sh $lane)" ;;
 esac
-work="$CACHE/vm/$lane-$mode-$cpu"
+# (make mutants boots several at once, each in a directory of its own: SM4RS_VM_WORK.)
+work=${SM4RS_VM_WORK:-$CACHE/vm/$lane-$mode-$cpu}
 rm -rf "$work" && mkdir -p "$work/root"/{bin,sbin,proc,sys,dev,tmp,tests,lib/modules/sm4rs,lib/modules/kernel}
 userspace=$("$REPO/scripts/userspace.sh")
 cp -a "$userspace/." "$work/root/"
