@@ -16,7 +16,8 @@
 #   run_jobs            runs every job declared, at most JOBS_CAPACITY weight at once
 #                       (default: the number of CPUs plus one, so that the gaps of one
 #                       job, a link or a VM waiting, are taken by another).
-#   phase_table         the jobs' times: start, end and duration, in the order they ended.
+#   phase_table         the jobs' times: start, end, duration and processor seconds, in the
+#                       order they ended.
 #
 # A job's output goes to $JOBS_DIR/NAME.log; $JOBS_DIR/NAME.note, if the job writes one (its
 # path is in $SM4RS_JOB_NOTE while it runs), is shown in the table (e.g. a VM's slowest tests).
@@ -113,7 +114,13 @@ run_jobs() {
 				# (A job heavier than the whole capacity runs alone.)
 				[ $((used + JOB_WEIGHT[$name])) -le "$JOBS_CAPACITY" ] || [ "$used" -eq 0 ] || continue
 				JOB_START[$name]=$(date +%s)
-				(export SM4RS_JOB_NOTE="$JOBS_DIR/$name.note"; eval "${JOB_CMD[$name]}") >"$JOBS_DIR/$name.log" 2>&1 </dev/null &
+				(
+					export SM4RS_JOB_NOTE="$JOBS_DIR/$name.note"
+					eval "${JOB_CMD[$name]}" && rc=0 || rc=$?
+					# (The processor time of the job and everything it waited for.)
+					times >"$JOBS_DIR/$name.times"
+					exit $rc
+				) >"$JOBS_DIR/$name.log" 2>&1 </dev/null &
 				JOB_PID[$!]=$name
 				JOB_STATE[$name]=running
 				used=$((used + JOB_WEIGHT[$name]))
@@ -140,9 +147,16 @@ run_jobs() {
 	return 0
 }
 
+# cpu_secs FILE: the user + system seconds of the children in the output of `times` (its
+# second line: "0m1.500s 0m0.250s").
+cpu_secs() {
+	[ -s "$1" ] || { echo 0; return; }
+	awk 'END { t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } printf "%d", t + 0.5 }' "$1"
+}
+
 phase_table() {
-	local name note
-	printf '\n%-28s %6s %6s %6s  %s\n' phase start end secs "result (and what took longest)"
+	local name note cpu total_cpu=0
+	printf '\n%-28s %6s %6s %6s %6s  %s\n' phase start end secs cpu "result (and what took longest)"
 	for name in "${JOB_ENDED[@]}"; do
 		note=
 		[ -f "$JOBS_DIR/$name.note" ] && note=$(head -c 300 "$JOBS_DIR/$name.note")
@@ -152,8 +166,11 @@ phase_table() {
 		skipped) note="skipped" ;;
 		*) note="exit ${JOB_RC[$name]}${note:+; $note}" ;;
 		esac
-		printf '%-28s %6d %6d %6d  %s\n' "$name" $((JOB_START[$name] - JOBS_T0)) \
-			$((JOB_END[$name] - JOBS_T0)) $((JOB_END[$name] - JOB_START[$name])) "$note"
+		cpu=$(cpu_secs "$JOBS_DIR/$name.times")
+		total_cpu=$((total_cpu + cpu))
+		printf '%-28s %6d %6d %6d %6d  %s\n' "$name" $((JOB_START[$name] - JOBS_T0)) \
+			$((JOB_END[$name] - JOBS_T0)) $((JOB_END[$name] - JOB_START[$name])) "$cpu" "$note"
 	done
-	printf '%-28s %6s %6d %6d\n' total "" $(($(date +%s) - JOBS_T0)) $(($(date +%s) - JOBS_T0))
+	printf '%-28s %6s %6d %6d %6d  %s\n' total "" $(($(date +%s) - JOBS_T0)) $(($(date +%s) - JOBS_T0)) \
+		"$total_cpu" "(cpu: processor seconds, user + system, of each job)"
 }
