@@ -31,7 +31,7 @@ LANE = os.environ.get("SM4RS_MUTANT_LANE", "6.12")
 # (name, file, the text replaced (exactly once in the file), its replacement, KUnit filter
 # [, the only lane whose kernel compiles the code: SM4RS_MUTANT_LANE=7.3 for 7.3's])
 MUTANTS = [
-    ("sbox-byte", "lib/sm4.rs", "0xd6, 0x90, 0xe9, 0xfe,", "0xd7, 0x90, 0xe9, 0xfe,",
+    ("sbox-byte", "lib/sm4.rs", "0xd6, 0x90, 0xe9, 0xfe,", "0xd6, 0x91, 0xe9, 0xfe,",
      "sm4_generic.*"),
     ("ck-constant", "lib/sm4.rs", "0x70777e85", "0x70777e86", "sm4_generic.*"),
     ("sm4ekey-schedule", "sm4_ce_core.S", "sm4ekey\tv3.4s, v2.4s, v27.4s",
