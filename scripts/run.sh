@@ -9,11 +9,15 @@
 source "$(dirname "$0")/lib.sh"
 
 lane=${LANE:-6.12} cpu=${CPU:-max}
-results=/dev/null
+# (fd 3: where the results go. Not a reopened /dev/stdout: that would truncate a log file
+# that stdout is, at offset 0, under what stderr had written.)
 if [ "${1:-}" = --results ]; then
-	results=/dev/stdout
+	results=1
+	exec 3>&1
 else
+	results=
 	export SM4RS_COUNTS=/dev/null
+	exec 3>/dev/null
 fi
 "$REPO/scripts/bootstrap.sh"
 "$REPO/scripts/kernel.sh" "$lane"
@@ -21,11 +25,11 @@ fi
 rc=0
 # -icount: the guest clock counts executed instructions, so tcrypt's "cycles" are
 # deterministic instruction counts, comparable between drivers (not real cycles).
-SM4RS_QEMU_EXTRA="-icount shift=0" "$REPO/scripts/vm.sh" "$lane" run "$cpu" >"$results" || rc=$?
+SM4RS_QEMU_EXTRA="-icount shift=0" "$REPO/scripts/vm.sh" "$lane" run "$cpu" >&3 || rc=$?
 log="$CACHE/vm/$lane-run-$cpu/console.log.txt"
 [ -f "$log" ] || die "the VM left no console log"
 # (make test: the results only; the table is in the console log.)
-[ "$results" = /dev/null ] || exit $rc
+[ -z "$results" ] || exit $rc
 echo
 echo "SM4 algorithms on Linux $lane, qemu -cpu $cpu (from /proc/crypto):"
 sed -n '/^SM4RS-TABLE-BEGIN/,/^SM4RS-TABLE-END/p' "$log" | sed '1d;$d'
