@@ -175,7 +175,8 @@ make_patches() {
 	local lane rc=0 n=0
 	make -C "$REPO" -s patches >"$JOBS_DIR/make-patches.out" 2>&1 || rc=$?
 	for lane in "${LANES[@]}"; do
-		[ -d "$CACHE/patches/$lane" ] || continue
+		# (Only the lanes whose source this run has: the cache may hold another's series.)
+		[ "${JOB_STATE[source-$lane]}" = done ] && [ -d "$CACHE/patches/$lane" ] || continue
 		n=$((n + 1))
 		if [ $rc -eq 0 ] && diff -r "$REPO/patches/$lane" "$CACHE/patches/$lane" >/dev/null; then
 			echo "PASS [$lane] make-patches"
@@ -264,12 +265,15 @@ for lane in "${LANES[@]}"; do
 		reported "[$lane]" "the module build stopped before reporting" \
 		"$REPO/scripts/stage-modules.sh" "$lane" --check
 	on_skip "modules-$lane" "FAIL [$lane] modules (not run: no kernel)"
-	# make run's own command (it stages the modules again, as a user's would), then make
-	# check's, in the first lane that can run; the VMs of the lane take the modules after
-	# them.
+	# make run's own command (it stages the modules again, as a user's would) in each lane,
+	# as the README shows it: on -cpu max in the first lane, with CPU=cortex-a72 in the
+	# others; then make check's, in the first lane that can run. The VMs of the lane take
+	# the modules after them.
+	run_cpu=max
+	[ "$lane" = "${LANES[0]}" ] || run_cpu=cortex-a72
 	job "run-$lane" 1 "modules-$lane,userspace,tools${in_repo:+,~$in_repo}" \
-		once run reported "[$lane] make-run" "make run stopped before reporting" \
-		env LANE="$lane" CPU=max "$REPO/scripts/run.sh" --results
+		reported "[$lane] make-run" "make run stopped before reporting" \
+		env LANE="$lane" CPU="$run_cpu" "$REPO/scripts/run.sh" --results
 	job "check-$lane" 1 "modules-$lane,userspace,tools,~run-$lane" \
 		once check reported "[$lane] make-check" "make check stopped before reporting" \
 		env LANE="$lane" "$REPO/scripts/check.sh" --results
