@@ -2,16 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 """mutants.py (make mutants): the mutation table. Each mutant is one small wrong change to
 the sources; it is applied alone to a scratch copy of the tree, the modules are built from
-that copy against the Linux 6.12 test kernel (as `make KDIR=` builds them), and the
-smallest VM run that should catch it boots (scenario check, as make check boots: the KUnit suites the
-mutant names, AF_ALG known answers, dm-crypt against the oracle), with testmgr's self-tests
-off (cryptomgr.notests=1), so that neither the host tests nor testmgr's fixed vectors do
-the catching. A mutant is killed only when a test of that run fails: not by the checks of
-the run itself (the guest did not finish, a timeout, the kernel log not clean, a lost or
-repeated result, the "kunit.<suite>.ran" checks of the suites the run filtered out), nor by
-a build that failed; those make its verdict ERROR, counted apart from the kills. Prints the
-table: mutant, verdict, the tests that failed (or what went wrong), time; exits 1 if a
-mutant survives or has an error.
+that copy (as `make KDIR=` builds them) against the Linux 6.12 test kernel, or 7.3's for
+the mutants of code only 7.3 compiles, and the smallest VM run that should catch it boots
+(scenario check, as make check boots: the KUnit suites the mutant names, AF_ALG known
+answers, dm-crypt against the oracle), with testmgr's self-tests off (cryptomgr.notests=1),
+so that neither the host tests nor testmgr's fixed vectors do the catching. A mutant is
+killed only when a test of that run fails: not by the checks of the run itself (the guest
+did not finish, a timeout, the kernel log not clean, a lost or repeated result, the
+"kunit.<suite>.ran" checks of the suites the run filtered out), nor by a build that failed;
+those make its verdict ERROR, counted apart from the kills. Prints the table: mutant,
+verdict, the tests that failed (or what went wrong), time; exits 1 if a mutant survives or
+has an error.
 
 Not part of `make test` (each mutant costs a module build and a VM boot).
 """
@@ -26,10 +27,11 @@ import tempfile
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The lane of the mutants that name none.
 LANE = os.environ.get("SM4RS_MUTANT_LANE", "6.12")
 
 # (name, file, the text replaced (exactly once in the file), its replacement, KUnit filter
-# [, the only lane whose kernel compiles the code: SM4RS_MUTANT_LANE=7.3 for 7.3's])
+# [, the only lane whose kernel compiles the code, where it runs])
 MUTANTS = [
     ("sbox-byte", "lib/sm4.rs", "0xd6, 0x90, 0xe9, 0xfe,", "0xd6, 0x91, 0xe9, 0xfe,",
      "sm4_generic.*"),
@@ -167,7 +169,7 @@ def run(cmd, **kw):
     return subprocess.run(cmd, text=True, capture_output=True, **kw)
 
 
-def one(name, path, old, new, glob, scratch_root, files, jobs):
+def one(name, path, old, new, glob, lane, scratch_root, files, jobs):
     """Applies one mutant to a scratch copy, builds and boots it: (name, verdict, what, s)."""
     t0 = time.time()
     tree = os.path.join(scratch_root, name)
@@ -186,7 +188,7 @@ def one(name, path, old, new, glob, scratch_root, files, jobs):
             fh.write(text.replace(old, new))
         # (Several mutants at once: the cores are shared out between them.)
         cores = max(1, (os.cpu_count() or 1) // jobs)
-        b = run([os.path.join(tree, "scripts/modules.sh"), LANE, f"-j{cores}", "modules"])
+        b = run([os.path.join(tree, "scripts/modules.sh"), lane, f"-j{cores}", "modules"])
         if b.returncode != 0:
             err = [l for l in (b.stdout + b.stderr).split("\n") if "error" in l][:2]
             return (name, "ERROR", "not built: " + " ".join(err), time.time() - t0)
@@ -199,7 +201,7 @@ def one(name, path, old, new, glob, scratch_root, files, jobs):
                    SM4RS_VM_TIMEOUT="900", SM4RS_VM_WORK=os.path.join(tree, ".vm"),
                    SM4RS_APPEND=f"cryptomgr.notests=1 kunit.filter_glob={glob}",
                    SM4RS_COUNTS="/dev/null")
-        v = run([os.path.join(REPO, "scripts/vm.sh"), LANE, "check", "max"], env=env)
+        v = run([os.path.join(REPO, "scripts/vm.sh"), lane, "check", "max"], env=env)
         # (names only: the reasons are in the VM's console log)
         failed = [re.sub(r" \(.*$", "", l.split("] ", 1)[1]) for l in v.stdout.split("\n")
                   if l.startswith("FAIL ") and "] " in l]
@@ -230,8 +232,8 @@ def main():
     t_all = time.time()
     # The tree as committed plus the working changes, without build products.
     files = run(["git", "-C", REPO, "ls-files", "-co", "--exclude-standard"]).stdout.split()
-    todo = [(name, path, old, new, glob) for name, path, old, new, glob, *lane in MUTANTS
-            if not (only and name not in only) and lane[:1] in ([], [LANE])]
+    todo = [(name, path, old, new, glob, (lane or [LANE])[0])
+            for name, path, old, new, glob, *lane in MUTANTS if not (only and name not in only)]
     try:
         with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
             rows = list(pool.map(lambda m: one(*m, scratch_root, files, jobs), todo))
