@@ -10,7 +10,8 @@
 #                      no test code in the drivers; UB checks in; in-tree: the series
 #                      applies and builds without warnings, the Rust drivers replace the
 #                      C ones; checkpatch --strict of the series
-#             run      make run's own scenario (scripts/run.sh), and make check's
+#             run      make run's own command (-cpu max in the first lane, CPU=cortex-a72
+#                      in the other), and make check's (in the first lane)
 #             test-a72 (-cpu cortex-a72) sm4-ce refuses to load; sm4-neon serves: KUnit,
 #                      testmgr, tcrypt mode 218; fscrypt and LUKS2 data written (set A);
 #                      unloading under load
