@@ -15,7 +15,8 @@
 #   on_skip NAME TEXT   what NAME prints when skipped (a FAIL line, counted as a failure).
 #   run_jobs            runs every job declared, at most JOBS_CAPACITY weight at once
 #                       (default: the number of CPUs plus one, so that the gaps of one
-#                       job, a link or a VM waiting, are taken by another).
+#                       job, a link or a VM waiting, are taken by another); a ready job
+#                       that does not fit holds its room against the jobs declared after it.
 #   phase_table         the jobs' times: start, end, duration and processor seconds, in the
 #                       order they ended.
 #
@@ -81,13 +82,13 @@ jobs_stop() {
 }
 
 run_jobs() {
-	local used=0 name verdict pid progress n rc
+	local used=0 held name verdict pid progress n rc
 	# (Job control: each background job gets a process group of its own.)
 	set -m
 	# (The caller's EXIT trap calls jobs_stop too: see scripts/test.sh.)
 	trap 'jobs_stop; exit 130' INT TERM
 	while :; do
-		progress=0
+		progress=0 held=0
 		for name in "${JOB_ORDER[@]}"; do
 			[ "${JOB_STATE[$name]}" = pending ] || continue
 			verdict=$(job_ready "$name")
@@ -112,7 +113,14 @@ run_jobs() {
 				;;
 			run)
 				# (A job heavier than the whole capacity runs alone.)
-				[ $((used + JOB_WEIGHT[$name])) -le "$JOBS_CAPACITY" ] || [ "$used" -eq 0 ] || continue
+				if [ $((used + JOB_WEIGHT[$name])) -gt "$JOBS_CAPACITY" ] && [ "$used" -gt 0 ]; then
+					# The first job that does not fit keeps its room: the jobs declared
+					# after it start only beside it, or a kernel build waiting for two
+					# cores would wait for ever behind VMs that each take the one freed.
+					[ "$held" -gt 0 ] || held=${JOB_WEIGHT[$name]}
+					continue
+				fi
+				[ $((used + JOB_WEIGHT[$name] + held)) -le "$JOBS_CAPACITY" ] || continue
 				JOB_START[$name]=$(date +%s)
 				(
 					export SM4RS_JOB_NOTE="$JOBS_DIR/$name.note"
