@@ -16,8 +16,15 @@
 //! keep the registration's own reference of an algorithm unregistered in use (Linux 6.12,
 //! which warns then) never call it: the description is leaked, never freed under its users
 //! (and kmemleak will report it: the leak is real, and safe). No kernel version needs to be
-//! known for this. A registration of several descriptions that fails part way leaks those it
-//! had registered (see [`Registration::new`]).
+//! known for this.
+//!
+//! Registrations unregistered while their module's init runs leak their descriptions
+//! instead, with no `cra_destroy`: the registrations of a module succeed or fail together.
+//! If an init fails after some of its registrations succeeded (a later one failing, or
+//! anything else), the module is freed at once, without waiting for the references the crypto
+//! API may still hold (a self-test in flight holds one), and a `cra_destroy` into its text
+//! must not be left for them. That includes the descriptions a [`Registration::new`] had
+//! registered when a later one of the same call fails. A driver has nothing to do for this.
 
 use super::{bindings, wipe_raw};
 use core::{
@@ -164,19 +171,48 @@ unsafe extern "C" fn destroy<K: Kind>(alg: *mut bindings::crypto_alg) {
     drop(unsafe { KBox::from_raw(raw) });
 }
 
+/// Unregisters the description `raw` of `module`; while `module`'s init runs, clears its
+/// `cra_destroy` first, so that it is leaked (see the module's documentation).
+///
+/// Otherwise the module is live or exiting, and its text outlives every reference to the
+/// algorithm: a transform or a self-test holds the module with the algorithm (`cra_module`)
+/// and puts the algorithm first, and a module exits only once nothing holds it (but for a
+/// forced unload, which promises nothing). Built-in code is never freed.
+///
+/// # Safety
+///
+/// `raw` must be a description allocated by [`Registration::new`] with `cra_module` set to
+/// `module`, registered, and not unregistered since; it is not used again.
+unsafe fn unregister<K: Kind>(module: &'static ThisModule, raw: *mut K::Raw) {
+    // SAFETY: `module` is NULL (built in) or a module whose code runs here, which is not
+    // freed meanwhile; the helper only reads its state.
+    if unsafe { bindings::sm4rs_module_in_init(module.as_ptr().cast()) } {
+        // SAFETY: `raw` is registered and ours (caller); the crypto API reads `cra_destroy`
+        // only when it drops its last reference, which cannot happen before the
+        // unregistration below.
+        unsafe { (*base::<K>(raw)).cra_destroy = None };
+    }
+    // SAFETY: registered and not unregistered since (caller); the crypto API frees the
+    // description (its `cra_destroy`, if set) when its last reference goes, possibly here.
+    unsafe { K::unregister(raw) };
+}
+
 /// `N` registered algorithms of kind `K`; dropping it unregisters them.
 ///
 /// Meant to live in the module object, dropped when the module exits: transforms hold a
 /// reference to the module (`cra_module`), so none is alive then. Dropped earlier, while
 /// transforms are alive, it still unregisters them; each description is freed by the crypto
-/// API when its last transform goes (see the module's documentation).
+/// API when its last transform goes. Dropped while the module's init runs (an init that
+/// fails after it), it leaks them (see the module's documentation).
 ///
 /// # Invariants
 ///
-/// Each of `algs` is a description allocated by [`Registration::new`], registered with the
-/// crypto API for the lifetime of the object, and freed only by its `cra_destroy`.
+/// Each of `algs` is a description allocated by [`Registration::new`] with `cra_module` set
+/// to `module`, registered with the crypto API for the lifetime of the object, and freed
+/// only by its `cra_destroy`.
 pub struct Registration<K: Kind, const N: usize> {
     algs: [NonNull<K::Raw>; N],
+    module: &'static ThisModule,
     _kind: PhantomData<K>,
 }
 
@@ -198,17 +234,9 @@ impl<K: Kind, const N: usize> Registration<K, N> {
                         // SAFETY: the first `i` slots were written with registered
                         // descriptions (above).
                         let raw = unsafe { slot.assume_init() }.as_ptr();
-                        // Registration usually fails in a module's init, after which the
-                        // module is freed at once, without waiting for references the crypto
-                        // API may still hold (a self-test in flight): a `cra_destroy` in it
-                        // could then run after it is gone. So these descriptions are left to
-                        // leak, which only this path does.
-                        // SAFETY: `raw` is registered and ours; the crypto API reads
-                        // `cra_destroy` only when it drops its last reference, which cannot
-                        // happen before the unregistration below.
-                        unsafe { (*base::<K>(raw)).cra_destroy = None };
-                        // SAFETY: registered above, unregistered once, here.
-                        unsafe { K::unregister(raw) };
+                        // SAFETY: allocated and registered above for `module`, unregistered
+                        // once, here.
+                        unsafe { unregister::<K>(module, raw) };
                     }
                     return Err(e);
                 }
@@ -216,9 +244,10 @@ impl<K: Kind, const N: usize> Registration<K, N> {
         }
         // SAFETY: all `N` slots were written (the loop ran `N` times without an error).
         let algs = done.map(|d| unsafe { d.assume_init() });
-        // INVARIANT: each registered above, from an allocation of this function.
+        // INVARIANT: each registered above for `module`, from an allocation of this function.
         Ok(Self {
             algs,
+            module,
             _kind: PhantomData,
         })
     }
@@ -258,9 +287,9 @@ impl<K: Kind, const N: usize> Registration<K, N> {
 impl<K: Kind, const N: usize> Drop for Registration<K, N> {
     fn drop(&mut self) {
         for raw in self.algs.iter().rev() {
-            // SAFETY: registered by the type invariant; the crypto API frees the description
-            // (its `cra_destroy`) when its last reference goes, possibly in this call.
-            unsafe { K::unregister(raw.as_ptr()) };
+            // SAFETY: allocated and registered for `self.module` (type invariant); never used
+            // again.
+            unsafe { unregister::<K>(self.module, raw.as_ptr()) };
         }
     }
 }

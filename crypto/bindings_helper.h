@@ -107,6 +107,15 @@ static inline void sm4rs_might_sleep(void)
 	might_sleep();
 }
 
+/*
+ * Whether the init of the module mod is running (mod NULL: code built in, never freed). If
+ * that init fails, the module is freed at once, whatever references to it are left.
+ */
+static inline bool sm4rs_module_in_init(struct module *mod)
+{
+	return mod && module_is_coming(mod);
+}
+
 /* crypto_memneq(): compares in time independent of the contents. */
 static inline bool sm4rs_crypto_memneq(const void *a, const void *b, size_t size)
 {

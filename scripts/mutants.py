@@ -99,8 +99,8 @@ MUTANTS = [
      "if (0 && test_thread_flag(TIF_KERNEL_FPSTATE) &&",
      "sm4_abstraction.nested_sections_refused"),
     ("registration-frees", "crypto/alg.rs",
-     "            unsafe { K::unregister(raw.as_ptr()) };\n",
-     "            unsafe { K::unregister(raw.as_ptr()) };\n"
+     "            unsafe { unregister::<K>(self.module, raw.as_ptr()) };\n",
+     "            unsafe { unregister::<K>(self.module, raw.as_ptr()) };\n"
      "            // SAFETY: (mutant) freed at once, whoever still uses it.\n"
      "            drop(unsafe { KBox::from_raw(raw.as_ptr().cast::<Opaque<K::Raw>>()) });\n",
      "sm4_abstraction.registration_dropped_while_in_use"),
