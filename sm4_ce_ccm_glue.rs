@@ -101,8 +101,8 @@ const IV_SIZE: usize = 16;
 
 /// The state of one request between NEON sections.
 struct Ccm<'a> {
-    /// B0 until the first section, then the CBC-MAC so far.
-    mac: Block,
+    /// B0 until the first section, then the CBC-MAC so far (unmasked: the tag without S0).
+    mac: Secret<BLOCK_SIZE>,
     /// The counter block of the next keystream block (A0 until the first section).
     ctr: Block,
     rk: &'a RoundKeys,
@@ -156,7 +156,7 @@ impl<'a> Ccm<'a> {
         };
         Self {
             rk,
-            mac: b0,
+            mac: Secret::new(b0),
             ctr,
             s0: Secret::zeroed(),
             ad: Feed::new(prefix),
@@ -183,8 +183,8 @@ impl Chain for Ccm<'_> {
         // SAFETY: NEON is on (the token); the schedule is 32 words, the blocks 16 bytes.
         unsafe { asm::sm4rs_ce_ccm_block(rk, self.s0.as_mut_ptr(), self.ctr.as_ptr()) };
         self.ctr[BLOCK_SIZE - 1] = 1;
-        let b0 = self.mac;
-        self.mac = [0; BLOCK_SIZE];
+        let b0 = *self.mac;
+        *self.mac = [0; BLOCK_SIZE];
         // SAFETY: one block on the stack; NEON is on.
         unsafe { Self::mac(rk, self.mac.as_mut_ptr(), b0.as_ptr(), 1) };
     }

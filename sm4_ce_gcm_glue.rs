@@ -112,26 +112,28 @@ impl Default for HashKey {
 impl HashKey {
     /// The table from the encryption schedule `rk` without NEON (a `setkey` where it may
     /// not be used): H with the Rust SM4 and the powers by a constant-time multiplication.
+    /// H and its powers pass through wiped buffers only (as little-endian polynomials).
     fn compute(&mut self, rk: &RoundKeys) {
         let mut h = Secret::<BLOCK_SIZE>::zeroed();
         rk.crypt_block(&mut h);
         let h1 = reflect(&h);
-        let mut p = h1;
+        let mut p = Secret::new(*h1);
         for chunk in self.0.chunks_exact_mut(BLOCK_SIZE) {
-            chunk.copy_from_slice(&p.to_le_bytes());
-            p = gf_mul(p, h1);
+            chunk.copy_from_slice(&p[..]);
+            *p = gf_mul(u128::from_le_bytes(*p), u128::from_le_bytes(*h1)).to_le_bytes();
         }
     }
 }
 
-/// The block `b` as GF(2^128) polynomial with bit `i` the coefficient of `x^i` (GCM's bit
-/// order is from the most significant bit of each byte).
-fn reflect(b: &Block) -> u128 {
-    let mut r = [0u8; BLOCK_SIZE];
+/// The block `b` as GF(2^128) polynomial, in the little-endian bytes of a `u128` whose bit
+/// `i` is the coefficient of `x^i` (GCM's bit order is from the most significant bit of each
+/// byte).
+fn reflect(b: &Block) -> Secret<BLOCK_SIZE> {
+    let mut r = Secret::<BLOCK_SIZE>::zeroed();
     for (o, i) in r.iter_mut().zip(b.iter()) {
         *o = i.reverse_bits();
     }
-    u128::from_le_bytes(r)
+    r
 }
 
 /// `a * b` modulo x^128 + x^7 + x^2 + x + 1, in time independent of the values.
@@ -160,8 +162,9 @@ const _: () = assert!(core::mem::offset_of!(GcmKey, h) == 128);
 /// The state of one request between NEON sections.
 struct Gcm<'a> {
     key: &'a GcmKey,
-    /// The hash so far (GCM's byte order).
-    x: Block,
+    /// The hash so far (GCM's byte order): with public associated data and ciphertext, H
+    /// is a root of a known polynomial in it.
+    x: Secret<BLOCK_SIZE>,
     /// The counter block of the next keystream block.
     ctr: Block,
     /// E(J0), which masks the tag.
@@ -181,7 +184,7 @@ impl<'a> Gcm<'a> {
         j0[BLOCK_SIZE - 1] = 1;
         Self {
             key,
-            x: [0; BLOCK_SIZE],
+            x: Secret::zeroed(),
             ctr: j0,
             ek0: Secret::zeroed(),
             ad: Feed::new(&[]),
