@@ -237,8 +237,8 @@ impl Chain for Ccm<'_> {
     }
 
     /// The tag: the MAC masked with S0.
-    fn finish(&mut self, _: &Neon) -> [u8; MAX_TAG] {
-        let mut tag = [0u8; MAX_TAG];
+    fn finish(&mut self, _: &Neon) -> Secret<MAX_TAG> {
+        let mut tag = Secret::<MAX_TAG>::zeroed();
         for ((t, m), s) in tag.iter_mut().zip(self.mac.iter()).zip(self.s0.iter()) {
             *t = m ^ s;
         }

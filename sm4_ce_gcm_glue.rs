@@ -264,7 +264,7 @@ impl Chain for Gcm<'_> {
     }
 
     /// The tag: the lengths hashed, and the hash masked with E(J0).
-    fn finish(&mut self, _: &Neon) -> [u8; MAX_TAG] {
+    fn finish(&mut self, _: &Neon) -> Secret<MAX_TAG> {
         let mut lens = [0u8; BLOCK_SIZE];
         lens[..8].copy_from_slice(&((self.ad_len as u64) * 8).to_be_bytes());
         lens[8..].copy_from_slice(&((self.text_len as u64) * 8).to_be_bytes());
@@ -272,7 +272,7 @@ impl Chain for Gcm<'_> {
         unsafe {
             asm::sm4rs_ce_ghash(self.key.h.0.as_ptr(), self.x.as_mut_ptr(), lens.as_ptr(), 1)
         };
-        let mut tag = [0u8; MAX_TAG];
+        let mut tag = Secret::<MAX_TAG>::zeroed();
         for ((t, x), e) in tag.iter_mut().zip(self.x.iter()).zip(self.ek0.iter()) {
             *t = x ^ e;
         }

@@ -64,8 +64,8 @@ pub(crate) trait Chain {
     /// text. Returns how many bytes it left for the next step (a partial block of a step
     /// that is not the last).
     fn text(&mut self, neon: &Neon, io: &mut InOut<'_>, last: bool) -> usize;
-    /// The tag, after the text.
-    fn finish(&mut self, neon: &Neon) -> [u8; MAX_TAG];
+    /// The tag, after the text (whole: the request takes its first `authsize` bytes).
+    fn finish(&mut self, neon: &Neon) -> Secret<MAX_TAG>;
 }
 
 /// The most associated data hashed in the NEON section of the text's first step (kTLS sends
@@ -80,7 +80,7 @@ pub(crate) const AD_WITH_TEXT_MAX: usize = 256;
 pub(crate) fn run<C: Chain, Iv: Block>(
     c: &mut C,
     req: &mut Request<'_, Iv>,
-) -> Result<[u8; MAX_TAG]> {
+) -> Result<Secret<MAX_TAG>> {
     let mut started = false;
     let mut ad = req
         .ad_in_one_piece()
@@ -165,7 +165,7 @@ fn one_call<Iv: Block>(
     core: impl FnOnce(&Neon, &OneCall),
 ) -> Option<Result> {
     let mut one = req.in_one_piece(AD_WITH_TEXT_MAX)?;
-    let mut tag = [0u8; MAX_TAG];
+    let mut tag = Secret::<MAX_TAG>::zeroed();
     // The lengths fit: the text is at most a page, the associated data 256 bytes.
     let args = OneCall {
         dst: one.dst(),
