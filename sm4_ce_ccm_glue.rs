@@ -28,6 +28,7 @@ use core::ffi::{c_uint, CStr};
 use crypto::{
     aead::{self, Aead, Request, MAX_TAG},
     eoverflow,
+    shash::Input,
     simd::{self, Neon, Simd},
     skcipher::{InOut, Key},
     Secret,
@@ -190,7 +191,7 @@ impl Chain for Ccm<'_> {
     }
 
     /// MACs a piece of the associated data; with `last`, pads and MACs what is left.
-    fn ad(&mut self, _: &Neon, data: &[u8], last: bool) {
+    fn ad(&mut self, _: &Neon, data: Input<'_>, last: bool) {
         let (rk, mac) = (self.rk.as_ptr(), self.mac.as_mut_ptr());
         // SAFETY: NEON is on (the token); `p` has `n` whole blocks (`Feed`).
         let f = |p: *const u8, n: usize| unsafe { Self::mac(rk, mac, p, n) };

@@ -25,6 +25,7 @@ use aead_mode::{Chain, Feed, OneCall};
 use core::ffi::{c_uint, CStr};
 use crypto::{
     aead::{self, Aead, Request, MAX_TAG},
+    shash::Input,
     simd::{self, Neon, Simd},
     skcipher::{InOut, Key},
     Secret,
@@ -210,7 +211,7 @@ impl Chain for Gcm<'_> {
     }
 
     /// Hashes a piece of the associated data; with `last`, pads and hashes what is left.
-    fn ad(&mut self, _: &Neon, data: &[u8], last: bool) {
+    fn ad(&mut self, _: &Neon, data: Input<'_>, last: bool) {
         let (h, x) = (self.key.h.0.as_ptr(), self.x.as_mut_ptr());
         let ghash = |p: *const u8, n: usize| {
             let n = c_uint::try_from(n).unwrap_or(0);

@@ -9,7 +9,8 @@
 //! and destination each hold the associated data, then the text (then, for decryption, the
 //! tag in the source; for encryption the tag goes to the destination after the text). Its
 //! `encrypt`/`decrypt` get a [`Request`]: [`Request::for_each_ad`] hands the associated data
-//! over in pieces, [`Request::walk`] walks the text as the skcipher walk does (in place or
+//! over in pieces, each an [`Input`] (a raw view: the caller's memory, which others may write
+//! meanwhile), [`Request::walk`] walks the text as the skcipher walk does (in place or
 //! out of place, a step of at most a page at a time, one NEON section per step), and the
 //! tag is written with [`Request::write_tag`] or checked with [`Request::verify_tag`]
 //! (`crypto_memneq()`, `EBADMSG`). As with upstream's drivers, a decryption whose tag does not
@@ -19,6 +20,7 @@
 use super::{
     alg::{ctx, exit_tfm, init_tfm, kind},
     bindings, byte_slice, name_array,
+    shash::Input,
     simd::Simd,
     skcipher::{walk_span, Key, Span, Step, MAX_STEP},
     Block,
@@ -286,7 +288,7 @@ impl<'a, Iv: Block> Request<'a, Iv> {
     /// source with a permanent mapping (as kTLS and IPsec send it); `None` otherwise. A driver
     /// may then hash it in the NEON section of the text's first step instead of using
     /// [`Request::for_each_ad`].
-    pub fn ad_in_one_piece(&self) -> Option<&'a [u8]> {
+    pub fn ad_in_one_piece(&self) -> Option<Input<'a>> {
         // SAFETY: the request is valid (type invariant).
         let (sg, len) = unsafe { ((*self.req).src, (*self.req).assoclen) };
         if len == 0 {
@@ -298,28 +300,25 @@ impl<'a, Iv: Block> Request<'a, Iv> {
         if p.is_null() {
             return None;
         }
-        // SAFETY: `len` bytes at `p` in the linear map are the request's associated data,
-        // which nothing writes while the request is ours: this type writes only the text and
-        // the tag, which lie after it in the same memory (in place) or in other memory (the
-        // API's distinct scatterlists do not overlap).
-        Some(unsafe { core::slice::from_raw_parts(p.cast::<u8>(), len as usize) })
+        // SAFETY: `len` bytes at `p` in the linear map (permanently mapped) are the request's
+        // associated data, which the caller keeps readable while the request is ours (`'a`).
+        Some(unsafe { Input::new(p.cast_const().cast::<u8>(), len) })
     }
 
     /// Hands the associated data to `f` in order, in pieces of at most [`MAX_STEP`] bytes
     /// (each scatterlist entry's part of it, split at that size), with the right to use
     /// NEON on each; a request that may sleep gets a reschedule point between pieces (a
     /// driver opens one NEON section per piece). Pieces may have any length and alignment.
-    pub fn for_each_ad(&mut self, mut f: impl FnMut(&[u8], &mut Simd) -> Result) -> Result {
+    pub fn for_each_ad(&mut self, mut f: impl FnMut(Input<'_>, &mut Simd) -> Result) -> Result {
         let mut left = self.assoc_len();
         // SAFETY: the request is valid (type invariant).
         let may_sleep = unsafe { (*self.req).base.flags } & bindings::CRYPTO_TFM_REQ_MAY_SLEEP != 0;
-        let mut f = |piece: &[u8], simd: &mut Simd, more: bool| -> Result {
-            f(piece, simd)?;
+        // After a piece, with `more` to come.
+        let pause = |more: bool| {
             if may_sleep && more {
                 // SAFETY: the caller allows sleeping and no NEON section is open here.
                 unsafe { bindings::sm4rs_cond_resched() };
             }
-            Ok(())
         };
         // SAFETY: the request is valid (type invariant).
         let mut sg = unsafe { (*self.req).src };
@@ -334,12 +333,15 @@ impl<'a, Iv: Block> Request<'a, Iv> {
             let n = (len as usize).min(left);
             if !p.is_null() {
                 // SAFETY: the entry's `len >= n` bytes are mapped at `p` (permanently), and the
-                // request's source is only read while it is ours.
-                let data = unsafe { core::slice::from_raw_parts(p.cast::<u8>(), n) };
+                // caller keeps the request's source readable while the request is ours.
+                let mut data = unsafe { Input::new(p.cast_const().cast::<u8>(), n as c_uint) };
                 let mut rest = left;
-                for piece in data.chunks(MAX_STEP) {
+                while !data.is_empty() {
+                    let (piece, tail) = data.split_at(MAX_STEP);
                     rest -= piece.len();
-                    f(piece, &mut self.simd, rest > 0)?;
+                    f(piece, &mut self.simd)?;
+                    pause(rest > 0);
+                    data = tail;
                 }
             } else {
                 // Without a permanent mapping (highmem): copied out a little at a time (the
@@ -361,7 +363,8 @@ impl<'a, Iv: Block> Request<'a, Iv> {
                         )
                     };
                     done += k;
-                    f(piece, &mut self.simd, left > done)?;
+                    f(Input::from_slice(piece), &mut self.simd)?;
+                    pause(left > done);
                 }
             }
             left -= n;
@@ -494,7 +497,7 @@ impl<'a, Iv: Block> Request<'a, Iv> {
             return None;
         }
         let ad = if ad_len == 0 {
-            &[][..]
+            Input::from_slice(&[])
         } else {
             // SAFETY: the source of a valid request describes at least `assoclen` bytes;
             // the helper only reads it.
@@ -503,9 +506,8 @@ impl<'a, Iv: Block> Request<'a, Iv> {
                 return None;
             }
             // SAFETY: `ad_len` bytes at `p` in the linear map are the request's associated
-            // data, which nothing writes while the request is ours (as in
-            // `ad_in_one_piece`).
-            unsafe { core::slice::from_raw_parts(p.cast_const().cast::<u8>(), ad_len as usize) }
+            // data, readable while the request is ours (as in `ad_in_one_piece`).
+            unsafe { Input::new(p.cast_const().cast::<u8>(), ad_len) }
         };
         // The text and the tag after it, in the scatterlist that holds the tag.
         let (tag_sg, other_sg) = if self.decrypt {
@@ -575,7 +577,7 @@ impl<'a, Iv: Block> Request<'a, Iv> {
 /// an encryption; `simd` is the request's right to use NEON.
 pub struct OnePiece<'a, Iv: Block> {
     iv: *const u8,
-    ad: &'a [u8],
+    ad: Input<'a>,
     src: *const u8,
     dst: *mut u8,
     tag: *mut u8,
@@ -600,7 +602,7 @@ impl<Iv: Block> OnePiece<'_, Iv> {
     }
 
     /// The associated data.
-    pub fn ad(&self) -> &[u8] {
+    pub fn ad(&self) -> Input<'_> {
         self.ad
     }
 

@@ -278,17 +278,20 @@ impl<T: Shash> Adapter<T> {
     }
 }
 
-/// The data of an update: `len` bytes in the caller's buffer.
+/// Bytes in a caller's buffer: the data of a hash update, the associated data of an AEAD
+/// request ([`super::aead`]).
 ///
 /// Not a slice: the buffer may be memory that other threads write meanwhile (AF_ALG hashes
-/// user pages), and a `&[u8]` would let the compiler assume it does not change while it
-/// lives. It is only read by copying bytes out at one point ([`Input::read`], as C's
-/// `memcpy()` would) or by assembly ([`Input::as_ptr`]); what a concurrent writer makes of
-/// the result is the caller's business, as with the C drivers.
+/// user pages; the crypto API promises an AEAD no more than that its associated data can be
+/// read), and a `&[u8]` would let the compiler assume it does not change while it lives. It
+/// is only read by copying bytes out at one point ([`Input::read`], as C's `memcpy()`
+/// would) or by assembly ([`Input::as_ptr`]); what a concurrent writer makes of the result
+/// is the caller's business, as with the C drivers.
 ///
 /// # Invariants
 ///
 /// `ptr` is valid for reads of `len` bytes during `'a` (it may be NULL if `len` is 0).
+#[derive(Clone, Copy)]
 pub struct Input<'a> {
     ptr: *const u8,
     len: usize,
@@ -301,7 +304,7 @@ impl<'a> Input<'a> {
     /// # Safety
     ///
     /// `ptr` must be valid for reads of `len` bytes during `'a` (or `len` 0).
-    unsafe fn new(ptr: *const u8, len: c_uint) -> Self {
+    pub(crate) unsafe fn new(ptr: *const u8, len: c_uint) -> Self {
         // INVARIANT: as required of the caller.
         Self {
             ptr,

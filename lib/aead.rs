@@ -2,12 +2,13 @@
 
 //! What the SM4 AEAD modes share: the order of a request's work over its NEON sections
 //! ([`Chain`], [`run`]), and the associated data, handed over in pieces of any length (one
-//! scatterlist entry at a time), fed to a block function in whole blocks ([`Feed`]: the hash
-//! of GCM, the CBC-MAC of CCM).
+//! scatterlist entry at a time, as [`Input`]s: raw views of the caller's memory), fed to a
+//! block function in whole blocks ([`Feed`]: the hash of GCM, the CBC-MAC of CCM).
 
 use crate::crypto::{
     aead::{Request, MAX_TAG},
     edeadlk,
+    shash::Input,
     simd::{Neon, Simd},
     skcipher::InOut,
     Block, Secret,
@@ -59,7 +60,7 @@ pub(crate) trait Chain {
     /// tag).
     fn start(&mut self, neon: &Neon);
     /// A piece of the associated data; `last` with the piece that ends it.
-    fn ad(&mut self, neon: &Neon, data: &[u8], last: bool);
+    fn ad(&mut self, neon: &Neon, data: Input<'_>, last: bool);
     /// A step of the text: whole blocks, and with `last` the partial block that ends the
     /// text. Returns how many bytes it left for the next step (a partial block of a step
     /// that is not the last).
@@ -252,12 +253,12 @@ impl Feed {
 
     /// Feeds `data`: `f(p, n)` gets `n` whole blocks at `p` (in this buffer or in `data`),
     /// in order; what is left of a block waits for the next piece.
-    pub(crate) fn feed(&mut self, data: &[u8], mut f: impl FnMut(*const u8, usize)) {
+    pub(crate) fn feed(&mut self, data: Input<'_>, mut f: impl FnMut(*const u8, usize)) {
         let mut data = data;
         if self.fill > 0 {
             let k = (BLOCK_SIZE - self.fill).min(data.len());
             let (head, rest) = data.split_at(k);
-            self.part[self.fill..self.fill + k].copy_from_slice(head);
+            head.read(&mut self.part[self.fill..self.fill + k]);
             self.fill += k;
             data = rest;
             if self.fill < BLOCK_SIZE {
@@ -270,8 +271,8 @@ impl Feed {
         if whole > 0 {
             f(data.as_ptr(), whole);
         }
-        let rest = &data[whole * BLOCK_SIZE..];
-        self.part[..rest.len()].copy_from_slice(rest);
+        let (_, rest) = data.split_at(whole * BLOCK_SIZE);
+        rest.read(&mut self.part[..rest.len()]);
         // INVARIANT: `rest` is shorter than a block.
         self.fill = rest.len();
     }
