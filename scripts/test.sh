@@ -209,9 +209,9 @@ vm() {
 		"$REPO/scripts/vm.sh" "$lane" "$mode" "$cpu"
 }
 
-# once NAME COMMAND...: COMMAND in the first lane that gets to it (make run's and make check's
-# own scenarios need one kernel: the first lane's, or the next if it cannot run); later
-# calls print nothing and exit 3.
+# once NAME COMMAND...: COMMAND in the first lane that gets to it (make check's scenario
+# needs one kernel: the first lane's, or the next if it cannot run); later calls print
+# nothing and exit 3.
 once() {
 	local mark="$JOBS_DIR/once.$1"
 	shift
