@@ -39,11 +39,12 @@ concurrent_users() {
 mkdir -p /mnt/load
 if ! mkfs.ext4 -q -F -O encrypt -E nodiscard /dev/vdb >/tmp/mkfs.out 2>&1; then
 	fail "load.mkfs" "$(tail -n 1 /tmp/mkfs.out)"
+# Once the drivers loaded have passed testmgr's slow tests, the oracle (the reference, not a
+# subject: 11 s of slow tests) and the reloads below run its vectors only.
 elif load_ours sm4-generic && load_ours sm4-ce &&
 	settle_selftests sm4-ce $(drivers_of sm4-ce $SKCIPHERS $MACS) &&
-	load_ours sm4-neon && settle_selftests $(drivers_of sm4-neon $SKCIPHERS) && load_oracle; then
-	# The drivers loaded passed testmgr's slow tests: the reloads below run its vectors.
-	slow_selftests off
+	load_ours sm4-neon && settle_selftests $(drivers_of sm4-neon $SKCIPHERS) &&
+	slow_selftests off && load_oracle; then
 	# Unloading first: on Linux 7.3 the first fscrypt user makes blk-crypto-fallback take
 	# xts(sm4) from the driver that serves it then, for good.
 	phase unloading
@@ -82,9 +83,9 @@ elif load_ours sm4-generic && load_ours sm4-ce &&
 			check_faults_af_alg -sm4-neon cbc xts
 		fi
 		# dm-crypt's constructor makes hundreds of allocations for its pools after the
-		# transform (about 1 s each to fail and undo under KASAN): make test fails the first
-		# 60 of xts(sm4), make test-long the first 400 of xts(sm4) and the first 60 of the
-		# other modes.
+		# transform (about 0.2 s each to fail and undo under KASAN): make test fails the
+		# first 60 of xts(sm4), make test-long the first 400 of xts(sm4) and the first 60
+		# of the other modes.
 		if [ "$SECS" -gt 30 ]; then
 			check_faults_dm "capi:xts(sm4)-plain64" 400
 			for c in "capi:cbc(sm4)-plain64" "capi:ctr(sm4)-plain64" "capi:cfb(sm4)-plain64" \
