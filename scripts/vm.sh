@@ -38,7 +38,8 @@ cp -r "$REPO/tests/vm/lib" "$work/root/tests/"
 sed 's/\.o$/.ko/' "$kdir/modules.order" | while read -r m; do
 	cp "$kdir/$m" "$work/root/lib/modules/kernel/"
 done
-(cd "$work/root" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initramfs.cpio.gz"
+# Not compressed: the guest unpacks it about 1.5 s sooner than with gzip -1 (KASAN, TCG).
+(cd "$work/root" && find . | cpio -o -H newc --quiet) >"$work/initramfs.cpio"
 # A 16 MiB scratch disk (/dev/vda) for the dm-crypt tests; the disks named in $SM4RS_DISKS
 # (shared between boots by scripts/test.sh) come before it: /dev/vdb, /dev/vdc, ...
 truncate -s 16M "$work/disk.img"
@@ -47,7 +48,7 @@ for d in ${SM4RS_DISKS:-}; do disks_rev=("$d" ${disks_rev[@]+"${disks_rev[@]}"})
 
 # --- boot ------------------------------------------------------------------------------
 log="$work/console.log"
-qemu_vm_args "$cpu" "$kdir/arch/arm64/boot/Image" "$work/initramfs.cpio.gz" \
+qemu_vm_args "$cpu" "$kdir/arch/arm64/boot/Image" "$work/initramfs.cpio" \
 	"console=ttyAMA0 rdinit=/init panic=-1 printk.time=1 sm4rs.mode=$mode ${SM4RS_APPEND:-}" \
 	${disks_rev[@]+"${disks_rev[@]}"} "$work/disk.img"
 set +e
