@@ -28,6 +28,22 @@ pub struct Failure {
 /// What a test case returns.
 pub type TestResult = core::result::Result<(), Failure>;
 
+/// One in how many entries of a test matrix runs in this build: every entry in a module;
+/// built in (`=y`, where the suites run at boot), every third. The module build of the same
+/// source runs the whole matrix in make test, on the same CPU (the `test-max` boot), and
+/// callers draw an entry's random inputs before asking [`in_matrix`]: the entries a built-in
+/// run keeps are the module run's own, so it repeats a part of that run rather than all of
+/// it. What a built-in run adds is the suites passing at boot, built in.
+pub(crate) const MATRIX_STEP: usize = if cfg!(MODULE) { 1 } else { BUILTIN_STEP };
+
+/// [`MATRIX_STEP`] built in.
+const BUILTIN_STEP: usize = 3;
+
+/// Whether entry `i` of a test matrix runs in this build (see [`MATRIX_STEP`]).
+pub(crate) fn in_matrix(i: usize) -> bool {
+    cfg!(MODULE) || i % BUILTIN_STEP == 0
+}
+
 /// Records the outcome `result` of the test case `name` in the running test `test`: a skip
 /// (status and comment, as `kunit_mark_skipped()`), or a failure, printed with where and why.
 /// Returns whether the case failed.

@@ -468,7 +468,7 @@ mod ce_cipher {
 /// Suite `sm4_ce_mac`: `cmac-sm4-ce`, `xcbc-sm4-ce` and `cbcmac-sm4-ce` against the kernel's
 /// `cmac`, `xcbc` and `cbcmac` templates over the oracle.
 mod ce_mac {
-    use crate::kunit::{check, check_eq, check_ok, skip_unless, suite, TestResult};
+    use crate::kunit::{check, check_eq, check_ok, in_matrix, skip_unless, suite, TestResult};
     use crate::rng::Rng;
     use crate::testing::ShashTfm;
     use core::ffi::CStr;
@@ -501,6 +501,7 @@ mod ce_mac {
         skip_unless!(present(), "sm4-ce is not loaded");
         let mut rng = Rng(0x5eed_0303);
         let mut data = check_ok!(KVec::from_elem(0u8, 4099, GFP_KERNEL));
+        let mut n = 0usize;
         for (ours, reference) in PAIRS {
             let mut a = check_ok!(ShashTfm::new(ours));
             let mut r = check_ok!(ShashTfm::new(reference));
@@ -511,6 +512,10 @@ mod ce_mac {
                 check!(a.set_key(&key).is_ok());
                 check!(r.set_key(&key).is_ok());
                 for len in LENS {
+                    n += 1;
+                    if !in_matrix(n) {
+                        continue;
+                    }
                     let msg = &data[..len];
                     let mut want = [0u8; 16];
                     check!(r.digest(msg, &[], &mut want).is_ok());
