@@ -131,8 +131,17 @@ elif [ "$check" = --check ]; then
 	fi
 fi
 
+# publish FILE: FILE into $stage, unless the same file is there; replaced by a rename, so that
+# a VM copying the directory meanwhile reads each module whole, the old one or the new one
+# (make test boots the lane's VMs while make run and make check build and stage again).
+publish() {
+	local tmp
+	cmp -s "$1" "$stage/$(basename "$1")" && return 0
+	tmp=$(mktemp "$stage.XXXXXX") && cp "$1" "$tmp" && mv -f "$tmp" "$stage/$(basename "$1")"
+}
+
 # The users' build: the README's `make KDIR=...`.
-[ -n "$intree" ] || rm -rf "$stage" && mkdir -p "$stage"
+mkdir -p "$stage"
 if [ -n "$intree" ]; then
 	:
 elif ! make -C "$REPO" -s KDIR="$kdir" modules >"$log" 2>&1; then
@@ -143,7 +152,11 @@ elif ! make -C "$REPO" -s KDIR="$kdir" modules >"$log" 2>&1; then
 fi
 missing=()
 for m in "${DRIVERS[@]}" sm4_kunit; do
-	[ -n "$intree" ] || { [ -f "$REPO/$m.ko" ] && cp "$REPO/$m.ko" "$stage/"; }
+	if [ -z "$intree" ] && [ -f "$REPO/$m.ko" ]; then
+		publish "$REPO/$m.ko"
+	elif [ -z "$intree" ]; then
+		rm -f "$stage/$m.ko"
+	fi
 	[ -f "$stage/$m.ko" ] || missing+=("$m.ko")
 done
 if [ ${#missing[@]} -gt 0 ]; then
