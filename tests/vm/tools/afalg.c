@@ -8,7 +8,9 @@
  *	"held <alg>" and keeps it until standard input reaches end of file.
  *
  *   afalg enc|dec ALG KEYHEX IVHEX|-
- *	Encrypts or decrypts standard input (one request) to standard output.
+ *	Encrypts or decrypts standard input (one request) to standard output. For an AEAD
+ *	(ALG gcm(...), ccm(...) or a template over them): no associated data and a 16-byte
+ *	tag (appended when encrypting, expected at the end when decrypting).
  *
  *   afalg stress SECONDS SEED
  *	Until SECONDS have passed: a random mode of sm4 (the skciphers, and the AEADs
@@ -381,7 +383,15 @@ static int crypt_stdin(int enc, const char *alg, const unsigned char *key, size_
 
 	while ((n = read(0, inbuf + len, sizeof(inbuf) - len)) > 0)
 		len += n;
-	err = request(alg, enc, key, keylen, iv, ivlen, inbuf, len, 0, outbuf, &step);
+	if (is_aead(alg)) {
+		if (ivlen < 0 || (!enc && len < 16) || (enc && len > sizeof(outbuf) - 16))
+			return fail("the AEAD request", EINVAL);
+		err = aead_request(alg, enc, key, keylen, 16, iv, ivlen, inbuf, 0, len, outbuf,
+				   &step);
+		len = enc ? len + 16 : len - 16;
+	} else {
+		err = request(alg, enc, key, keylen, iv, ivlen, inbuf, len, 0, outbuf, &step);
+	}
 	if (err)
 		return fail(step, err);
 	if (fwrite(outbuf, 1, len, stdout) != len)
