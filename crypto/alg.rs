@@ -22,9 +22,10 @@
 //! instead, with no `cra_destroy`: the registrations of a module succeed or fail together.
 //! If an init fails after some of its registrations succeeded (a later one failing, or
 //! anything else), the module is freed at once, without waiting for the references the crypto
-//! API may still hold (a self-test in flight holds one), and a `cra_destroy` into its text
-//! must not be left for them. That includes the descriptions a [`Registration::new`] had
-//! registered when a later one of the same call fails. A driver has nothing to do for this.
+//! API may still hold, and a `cra_destroy` into its text must not be left for them. A
+//! self-test in flight holds one, and the module with it: the unregistration waits for it to
+//! end first. That includes the descriptions a [`Registration::new`] had registered when a
+//! later one of the same call fails. A driver has nothing to do for this.
 
 use super::{bindings, wipe_raw};
 use core::{
@@ -171,8 +172,10 @@ unsafe extern "C" fn destroy<K: Kind>(alg: *mut bindings::crypto_alg) {
     drop(unsafe { KBox::from_raw(raw) });
 }
 
-/// Unregisters the description `raw` of `module`; while `module`'s init runs, clears its
-/// `cra_destroy` first, so that it is leaked (see the module's documentation).
+/// Unregisters the description `raw` of `module`; while `module`'s init runs, first waits (up
+/// to a minute, as long as the crypto API waits for a self-test) until nothing but the
+/// registration holds the algorithm, then clears its `cra_destroy`, so that it is leaked (see
+/// the module's documentation).
 ///
 /// Otherwise the module is live or exiting, and its text outlives every reference to the
 /// algorithm: a transform or a self-test holds the module with the algorithm (`cra_module`)
@@ -187,6 +190,14 @@ unsafe fn unregister<K: Kind>(module: &'static ThisModule, raw: *mut K::Raw) {
     // SAFETY: `module` is NULL (built in) or a module whose code runs here, which is not
     // freed meanwhile; the helper only reads its state.
     if unsafe { bindings::sm4rs_module_in_init(module.as_ptr().cast()) } {
+        // A self-test in flight holds the algorithm and, with it, the module (`cra_module`),
+        // which is freed when the init fails: it must have ended by then. (Linux 7.3 also
+        // warns when an algorithm without `cra_destroy` is unregistered held.) Anything else
+        // that takes the algorithm meanwhile is a caller of a module being loaded, which
+        // holds no promise that the module stays.
+        // SAFETY: `raw` is registered (caller), its `crypto_alg` valid; module init runs in
+        // process context, where the helper may sleep.
+        let _ = unsafe { bindings::sm4rs_alg_wait_unshared(base::<K>(raw), 60_000) };
         // SAFETY: `raw` is registered and ours (caller); the crypto API reads `cra_destroy`
         // only when it drops its last reference, which cannot happen before the
         // unregistration below.

@@ -116,6 +116,24 @@ static inline bool sm4rs_module_in_init(struct module *mod)
 	return mod && module_is_coming(mod);
 }
 
+/*
+ * Waits (sleeping, at most ms milliseconds) until the registration of the registered alg
+ * holds the only reference to it: a self-test in flight holds one until it ends. Returns
+ * whether it does.
+ */
+static inline bool sm4rs_alg_wait_unshared(struct crypto_alg *alg, unsigned int ms)
+{
+	unsigned int waited = 0;
+
+	while (refcount_read(&alg->cra_refcnt) > 1) {
+		if (waited >= ms)
+			return false;
+		msleep(10);
+		waited += 10;
+	}
+	return true;
+}
+
 /* crypto_memneq(): compares in time independent of the contents. */
 static inline bool sm4rs_crypto_memneq(const void *a, const void *b, size_t size)
 {
