@@ -38,6 +38,15 @@ cp -r "$REPO/tests/vm/lib" "$work/root/tests/"
 sed 's/\.o$/.ko/' "$kdir/modules.order" | while read -r m; do
 	cp "$kdir/$m" "$work/root/lib/modules/kernel/"
 done
+# The test's own C modules (scripts/fixtures.sh), for the lanes of the unmodified kernels.
+case $lane in
+*-intree-*) ;;
+*)
+	fixtures=$("$REPO/scripts/fixtures.sh" "$lane") || die "the fixtures did not build for $lane"
+	mkdir -p "$work/root/lib/modules/fixtures"
+	cp "$fixtures"/*.ko "$work/root/lib/modules/fixtures/"
+	;;
+esac
 # Not compressed: the guest unpacks it about 1.5 s sooner than with gzip -1 (KASAN, TCG).
 (cd "$work/root" && find . | cpio -o -H newc --quiet) >"$work/initramfs.cpio"
 # A 16 MiB scratch disk (/dev/vda) for the dm-crypt tests; the disks named in $SM4RS_DISKS

@@ -150,3 +150,45 @@ ktls_side() {
 		ktls_verdicts /tmp/tls.$side.$v | sort >/tmp/tls.$side.$v.v
 	done
 }
+
+# check_init_fails_late MODULE NAME: with the driver name NAME, which MODULE registers after
+# others, taken by the squat fixture (a cipher registered under it), MODULE's init fails at
+# that registration after the ones before it succeeded, with testmgr's tests of
+# those in flight. The module is freed whatever the crypto API still holds of it: once the
+# tests have ended (no larval left in /proc/crypto), none of its drivers may be registered,
+# and the kernel must have reported nothing (no oops, KASAN report or WARN) about it; then
+# the squat goes.
+check_init_fails_late() {
+	local m=$1 name=$2 mod i why=
+	mod=$(echo "$1" | tr - _)
+	klog_new >/dev/null
+	if ! insmod /lib/modules/fixtures/squat.ko name="$name"; then
+		fail "init-fails-late.$m" "the squat fixture did not load with name=$name"
+		return
+	fi
+	if insmod "/lib/modules/sm4rs/$m.ko" 2>/tmp/insmod.err; then
+		why="$m loaded with $name taken"
+		rmmod_settled "$mod"
+	elif grep -q "^$mod " /proc/modules; then
+		why="$m failed its init but is loaded"
+	fi
+	i=0
+	while grep -q '^type *: larval$' /proc/crypto && [ $i -lt 600 ]; do
+		i=$((i + 1))
+		sleep 0.1
+	done
+	sleep 1
+	if grep -q "^module *: $mod\$" /proc/crypto; then
+		why="$why; drivers of $m registered after its init failed: $(grep -B3 "^module *: $mod\$" /proc/crypto | grep '^driver' | tr -s ' ' | tr '\n' ' ')"
+	fi
+	if klog_new | grep -E 'WARNING:|BUG:|KASAN|Unable to handle|Oops|Call trace:' >/tmp/init.klog; then
+		why="$why; the kernel reported: $(head -n 3 /tmp/init.klog | tr -s ' ' | tr '\n' ' ')"
+	fi
+	if [ -z "$why" ]; then
+		echo "SM4RS-INFO init-fails-late.$m: insmod with $name taken: $(sed 's/.*: //' /tmp/insmod.err); self-tests ended after $i polls"
+		pass "init-fails-late.$m"
+	else
+		fail "init-fails-late.$m" "${why#; }"
+	fi
+	rmmod_settled squat || fail "init-fails-late.$m.squat" "the squat fixture would not unload"
+}
