@@ -7,6 +7,8 @@
 #            sm4-ce's exports and pass testmgr and tcrypt
 #   kTLS     the kernel's TLS selftest (its SM4 variants) on ours and on upstream's C
 #            drivers, with the same verdicts
+#   ccm-fix  the kernel's ccm template at exactly 2^(8L) bytes, before and after the fix of
+#            upstream/ (built from this kernel's source: scripts/fixtures.sh)
 # (A boot without kmemleak, which makes every allocation of the network stack several times
 # slower, and on one CPU, for qemu's sake: test-aead checks our AEADs for leaks and under
 # concurrent load.)
@@ -23,4 +25,5 @@ slow_selftests off
 if load_ours sm4-generic && load_ours sm4-ce && settle_selftests $(drivers_of sm4-ce $SKCIPHERS); then
 	check_upstream_aead
 	check_ktls
+	check_ccm_length_fix
 fi

@@ -151,6 +151,46 @@ ktls_side() {
 	done
 }
 
+# The kernel's ccm template at exactly 2^(8L) bytes, before and after the fix of upstream/
+# (0001-crypto-ccm-refuse-a-message-of-exactly-2-8L-bytes.patch): the built-in ccm_base, and
+# ccm_fixed_base, the same source with the patch (ccm_fixed.ko, scripts/fixtures.sh), both
+# over sm4-generic, with L = 2 (a 13-byte nonce): the message must be shorter than 65536
+# bytes. Before: 65536 bytes are accepted (the bug the patch fixes; when a kernel refuses
+# them, the patch is no longer needed). After: 65536 are refused with EOVERFLOW as 65537 are,
+# and 65535 give what the built-in template gives.
+ccm_verdict() { # ALG LEN: "ok" or afalg's exit status (100 + errno: EOVERFLOW is 175)
+	local rc=0
+	head -c "$2" /dev/zero | afalg enc "$1" $AF_KEY $CCM_IV_L2 >/tmp/ccm.$2.out 2>/tmp/ccm.err || rc=$?
+	[ $rc -eq 0 ] && echo ok || echo $rc
+}
+# L - 1 = 1, a 13-byte nonce, the counter's two bytes.
+CCM_IV_L2=01000102030405060708090a0b0c0000
+check_ccm_length_fix() {
+	local before="ccm_base(ctr(sm4-generic),cbcmac(sm4-generic))" b a
+	local after="ccm_fixed_base(ctr(sm4-generic),cbcmac(sm4-generic))"
+	b="$(ccm_verdict "$before" 65535) $(ccm_verdict "$before" 65536) $(ccm_verdict "$before" 65537)"
+	mv /tmp/ccm.65535.out /tmp/ccm.before.out
+	echo "SM4RS-INFO ccm-fix: the kernel's template at 65535, 65536, 65537 bytes: $b"
+	case $b in
+	"ok ok 175") pass "ccm-fix.before" ;;
+	"ok 175 175") fail "ccm-fix.before" "this kernel's ccm template refuses 65536 bytes: it has the fix, upstream/0001-* is no longer needed" ;;
+	*) fail "ccm-fix.before" "the kernel's template gave '$b' at 65535, 65536, 65537 bytes ($(cat /tmp/ccm.err))" ;;
+	esac
+	if ! insmod /lib/modules/fixtures/ccm_fixed.ko; then
+		fail "ccm-fix.after" "ccm_fixed.ko did not load"
+		return
+	fi
+	a="$(ccm_verdict "$after" 65535) $(ccm_verdict "$after" 65536) $(ccm_verdict "$after" 65537)"
+	echo "SM4RS-INFO ccm-fix: the fixed template at 65535, 65536, 65537 bytes: $a"
+	if [ "$a" = "ok 175 175" ] && cmp -s /tmp/ccm.65535.out /tmp/ccm.before.out &&
+		[ "$(crypto_field "$after" module)" = ccm_fixed ]; then
+		pass "ccm-fix.after"
+	else
+		fail "ccm-fix.after" "the fixed template gave '$a' at 65535, 65536, 65537 bytes (want 'ok 175 175'), or at 65535 not the built-in template's output, or is not ccm_fixed's ($(cat /tmp/ccm.err))"
+	fi
+	rmmod_settled ccm_fixed || fail "ccm-fix.unload" "ccm_fixed would not unload"
+}
+
 # check_init_fails_late MODULE NAME: with the driver name NAME, which MODULE registers after
 # others, taken by the squat fixture (a cipher registered under it), MODULE's init fails at
 # that registration after the ones before it succeeded, with testmgr's tests of
