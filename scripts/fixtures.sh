@@ -28,7 +28,7 @@ if [ ! -f "$out/.done" ]; then
 	mkdir "$tmp/crypto"
 	cp "$REPO"/tests/vm/fixtures/*.c "$tmp/"
 	cp "$src/crypto/ccm.c" "$tmp/crypto/ccm.c"
-	(cd "$tmp" && patch -s -p1 <"$patch") || die "$patch does not apply to $src/crypto/ccm.c"
+	(cd "$tmp" && "$GIT" apply "$patch") || die "$patch does not apply to $src/crypto/ccm.c"
 	# The names, each of which must come out once (or the copy would register a second
 	# template under the kernel's name).
 	sed -e 's/"ccm_base/"ccm_fixed_base/g' \
