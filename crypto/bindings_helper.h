@@ -80,6 +80,21 @@ static inline int sm4rs_neon_context(bool crypto_api)
 }
 
 /*
+ * Whether a kernel-mode NEON section is open that code called from here would be inside:
+ * one of this task, outside a softirq (the kernel marks it with TIF_KERNEL_FPSTATE; on
+ * PREEMPT_RT, softirqs run in threads and are tasks too), or one of ours in the softirq
+ * being served. A C driver called from inside one would BUG() in kernel_neon_begin() (task
+ * context) or save its registers over the open section's (softirq): the crypto API must not
+ * be called from here.
+ */
+static inline bool sm4rs_neon_section_open(void)
+{
+	if (!IS_ENABLED(CONFIG_PREEMPT_RT) && in_serving_softirq())
+		return this_cpu_read(sm4rs_softirq_neon);
+	return test_thread_flag(TIF_KERNEL_FPSTATE);
+}
+
+/*
  * Records that a section of ours opens (open) or closes in the softirq being served, right
  * after kernel_neon_begin() and before kernel_neon_end(); called only where
  * sm4rs_neon_context() said 2.

@@ -21,7 +21,10 @@
 //!   [`Neon`] token, so a section cannot be opened inside another (the abstraction never
 //!   calls back into a driver while a section is open);
 //! - wrappers of assembly routines take `&Neon`, so they cannot run outside a section, and
-//!   the token cannot outlive it.
+//!   the token cannot outlive it;
+//! - code that calls into the crypto API (where a C driver may open a section it cannot
+//!   refuse) asks [`outside_section`] first, which fails inside any section of the task, and
+//!   inside one of this abstraction in a softirq.
 //!
 //! The difference between the kernels (6.12's `kernel_neon_begin(void)`, 7.3's
 //! `kernel_neon_begin(struct user_fpsimd_state *)` with a buffer that must stay put for the
@@ -131,6 +134,26 @@ impl Simd {
         // SAFETY: NEON may be used here and no section is open (checked above, and by the
         // type invariant); `f` cannot open another one (`self` is borrowed).
         Some(unsafe { super::compat::neon_section(section) })
+    }
+}
+
+/// Fails with `EDEADLK` where a kernel-mode NEON section is open that code called from here
+/// would run inside: one of this task (opened by C or Rust code; the kernel marks it), or
+/// one of this abstraction in the softirq being served.
+///
+/// Rust code that calls into the crypto API, or into any C code that may use kernel-mode
+/// NEON, must ask this first: [`Simd::neon`]'s closure is safe code, and a C driver called
+/// from inside its section would hit `BUG_ON()` in `kernel_neon_begin()` (task context) or
+/// save its registers over the section's (softirq), and cannot be made to refuse. This
+/// abstraction's own drivers refuse a nested section by themselves ([`Simd::allowed`]); C
+/// drivers do not. (Nothing in the abstraction calls the crypto API; a client API built on
+/// it calls this on each call that runs an algorithm.)
+pub fn outside_section() -> Result<(), kernel::error::Error> {
+    // SAFETY: the helper reads per-CPU, context and thread state only.
+    if unsafe { bindings::sm4rs_neon_section_open() } {
+        Err(super::edeadlk())
+    } else {
+        Ok(())
     }
 }
 

@@ -30,7 +30,7 @@ use crate::crypto::{
 use crate::kunit::{check, check_eq, check_ok, suite, Failure, TestResult};
 use crate::oracle::OracleKey;
 use crate::sm4::{self, vectors};
-use crate::testing::{CipherTfm, ShashTfm, SkcipherTfm, TestRequest};
+use crate::testing::{in_hard_irq, CipherTfm, ShashTfm, SkcipherTfm, TestRequest};
 
 use core::ffi::CStr;
 use core::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, Ordering};
@@ -336,48 +336,6 @@ fn null_key_refused() -> TestResult {
     Ok(())
 }
 
-/// An `irq_work` that runs a closure in hard interrupt context.
-#[repr(C)]
-struct HardIrq<F> {
-    work: bindings::irq_work,
-    f: Option<F>,
-}
-
-/// The `irq_work` callback.
-///
-/// # Safety
-///
-/// `work` must be the `work` field of a live `HardIrq<F>`, not otherwise accessed while
-/// the callback runs.
-unsafe extern "C" fn run_hard_irq<F: FnOnce()>(work: *mut bindings::irq_work) {
-    // SAFETY: `work` is the first field of a `#[repr(C)]` `HardIrq<F>` (caller).
-    let this = unsafe { &mut *work.cast::<HardIrq<F>>() };
-    if let Some(f) = this.f.take() {
-        f();
-    }
-}
-
-/// Runs `f` in hard interrupt context on this CPU (an `irq_work` raised by an IPI) and waits
-/// for it to finish.
-fn in_hard_irq<F: FnOnce()>(f: F) -> Result {
-    // SAFETY: all-zero is an idle `irq_work` (what `IRQ_WORK_INIT_HARD` leaves unset).
-    let work: bindings::irq_work = unsafe { core::mem::zeroed() };
-    let mut h = KBox::new(HardIrq { work, f: Some(f) }, GFP_KERNEL)?;
-    h.work.node.__bindgen_anon_1.u_flags = bindings::SM4RS_CONST_IRQ_WORK_HARD_IRQ;
-    h.work.func = Some(run_hard_irq::<F>);
-    let w = &raw mut h.work;
-    // SAFETY: `w` is an initialised, idle `irq_work` in `h`, which lives until after
-    // `irq_work_sync` has waited for the callback.
-    let queued = unsafe { bindings::irq_work_queue(w) };
-    // SAFETY: as above; waits until the callback has run.
-    unsafe { bindings::irq_work_sync(w) };
-    if queued {
-        Ok(())
-    } else {
-        Err(EINVAL)
-    }
-}
-
 /// The SM4 drivers in hard interrupt context: the `sm4-ce` cipher gives the right answer
 /// without NEON; `xts(sm4)`, `ecb(sm4)` and in-place `cts(cbc(sm4))` decryption (whatever
 /// serves them) fail with `EDEADLK` instead of reaching `kernel_neon_begin()`, in one piece
@@ -630,6 +588,27 @@ fn in_softirq(req: &mut TestRequest<'_>) -> Result<i32, Failure> {
     Ok(run.result.load(Ordering::Relaxed))
 }
 
+/// Runs `job` inside a section of [`NestOuter`] (whose marker is in `v16`), in a softirq
+/// (`softirq`) or in task context: 0, `EIO` (-5) if the marker changed, or the error that
+/// refused the section.
+fn in_outer_section(
+    outer: &SkcipherTfm,
+    softirq: bool,
+    job: &mut dyn FnMut(),
+) -> Result<i32, Failure> {
+    let mut j = Job(job);
+    let mut buf = check_ok!(KVec::from_elem(0u8, 16, GFP_KERNEL));
+    let mut req = check_ok!(outer.request(&mut buf, None, &[], &[usize::MAX]));
+    JOB.store((&raw mut j).cast(), Ordering::Release);
+    let res = if softirq {
+        in_softirq(&mut req)
+    } else {
+        Ok(req.encrypt().map_or_else(|e| e.to_errno(), |()| 0))
+    };
+    JOB.store(core::ptr::null_mut(), Ordering::Release);
+    res
+}
+
 /// NEON sections that would nest are refused, in task context and in a softirq. Inside a
 /// section of [`NestOuter`] (a marker in `v16`): a request of [`NestInner`] (a section of the
 /// same abstraction), requests of the drivers under test that are loaded (ECB, CTS, XTS of
@@ -703,28 +682,23 @@ fn nested_sections_refused() -> TestResult {
                 // The test algorithm's request comes first; once one is not refused, the
                 // guard is broken and a driver's section would BUG: nothing more is sent.
                 for (req, r) in reqs.iter_mut().zip(results.iter_mut()) {
-                    *r = req.encrypt().map_or_else(|e| e.to_errno(), |()| 0);
+                    // SAFETY: the algorithms are this abstraction's (the test's own and the
+                    // drivers under test), which must refuse to nest: what is tested here.
+                    let e = unsafe { req.encrypt_in_section() };
+                    *r = e.map_or_else(|e| e.to_errno(), |()| 0);
                     if *r != EDEADLK {
                         return;
                     }
                 }
                 if cross {
                     if let Some(t) = ce.as_ref() {
-                        cipher_ok = t.encrypt(&mut block).is_ok();
+                        // SAFETY: `sm4-ce` is this abstraction's cipher, which must fall back
+                        // to its code without NEON here: what is tested here.
+                        cipher_ok = unsafe { t.encrypt_in_section(&mut block) }.is_ok();
                     }
                 }
             };
-            let mut j = Job(&mut job);
-            let mut buf = check_ok!(KVec::from_elem(0u8, 16, GFP_KERNEL));
-            let mut req = check_ok!(outer.request(&mut buf, None, &[], &[usize::MAX]));
-            JOB.store((&raw mut j).cast(), Ordering::Release);
-            let res = if softirq {
-                in_softirq(&mut req)
-            } else {
-                Ok(req.encrypt().map_or_else(|e| e.to_errno(), |()| 0))
-            };
-            JOB.store(core::ptr::null_mut(), Ordering::Release);
-            let res = res?;
+            let res = in_outer_section(&outer, softirq, &mut job)?;
             if res != 0 {
                 kernel::pr_err!(
                     "    # outer section (softirq: {}): {} (-5: the marker changed)\n",
@@ -762,6 +736,54 @@ fn nested_sections_refused() -> TestResult {
     Ok(())
 }
 
+/// A C driver called from inside a section of this abstraction (by safe code: the test
+/// algorithm's closure) is refused with `EDEADLK` before it runs, in a softirq and in task
+/// context: the test clients ask [`crate::crypto::simd::outside_section`] first, as every
+/// caller of the crypto API from Rust must. The driver is the fixture `cneon` (a C cipher
+/// whose encryption opens a NEON section without asking, as C drivers do, and sets `v16`),
+/// which the VM scenarios load before this module where the fixtures are built (skipped
+/// elsewhere). Called, it would BUG in task context and change the outer section's marker
+/// in a softirq (so the softirq comes first). Outside a section it runs.
+fn c_driver_in_section_refused() -> TestResult {
+    const EDEADLK: i32 = -35;
+    let Ok(mut c) = CipherTfm::new(c"sm4rs-cneon") else {
+        return Err(Failure {
+            file: file!(),
+            line: line!(),
+            what: "the C NEON fixture (cneon.ko) is not loaded",
+            skip: true,
+        });
+    };
+    check!(c.set_key(&[0u8; 16]).is_ok());
+    let module = crate::kunit::this_module()?;
+    let _reg = check_ok!(skcipher::Registration::new(
+        module,
+        [skcipher::alg::<NestOuter>()]
+    ));
+    let mut outer = check_ok!(SkcipherTfm::new(c"sm4rs-nest-outer-test"));
+    check!(outer.set_key(&[0u8; 16]).is_ok());
+    for softirq in [true, false] {
+        let mut block = [7u8; 16];
+        let mut r = 1;
+        let res = in_outer_section(&outer, softirq, &mut || {
+            r = c.encrypt(&mut block).map_or_else(|e| e.to_errno(), |()| 0);
+        })?;
+        if res != 0 || r != EDEADLK || block != [7u8; 16] {
+            kernel::pr_err!(
+                "    # softirq: {}: outer section {} (-5: the marker changed), call {}\n",
+                softirq,
+                res,
+                r
+            );
+            return Err(fail("the C driver was called inside the section"));
+        }
+    }
+    let mut block = [7u8; 16];
+    check!(c.encrypt(&mut block).is_ok());
+    check_eq!(block, [7 ^ 0x55u8; 16]);
+    Ok(())
+}
+
 suite!(
     sm4_abstraction,
     [
@@ -769,6 +791,7 @@ suite!(
         registration_failure_is_clean,
         null_key_refused,
         requests_in_hard_irq,
-        nested_sections_refused
+        nested_sections_refused,
+        c_driver_in_section_refused
     ]
 );

@@ -20,7 +20,7 @@ use crate::crypto::bindings;
 use crate::kunit::{check, check_eq, check_ok, in_matrix, skip_unless, suite, Failure, TestResult};
 use crate::oracle;
 use crate::sm4::vectors;
-use crate::testing::{AlgParams, SkcipherTfm as Tfm};
+use crate::testing::{in_hard_irq, AlgParams, SkcipherTfm as Tfm};
 use core::ffi::CStr;
 use core::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 use kernel::{alloc::flags::GFP_KERNEL, alloc::KBox, alloc::KVec};
@@ -236,6 +236,52 @@ fn xts_vs_oracle() -> TestResult {
     differential(B.xts, Reference(c"xts(ecb(sm4-oracle))"), 32, 0x5eed_0007)
 }
 
+/// Keys set where NEON may not be used (in hard interrupt context, as by a caller with
+/// interrupts off: the key schedule in Rust) give what the oracle gives, in each mode, both
+/// directions, over several blocks and a tail.
+fn set_key_without_neon() -> TestResult {
+    skip_unless!(present(), "the driver is not loaded");
+    let mut rng = Rng(0x5eed_000b);
+    let (mut key, mut iv, mut data) = ([0u8; 32], [0u8; 16], [0u8; 100]);
+    rng.fill(&mut key);
+    rng.fill(&mut iv);
+    rng.fill(&mut data);
+    for (drv, reference, key_len, len) in [
+        (B.ecb, Reference(c"ecb(sm4-oracle)"), 16, 96),
+        (B.cbc, Reference(c"cbc(sm4-oracle)"), 16, 96),
+        (B.cfb, Reference(oracle::CFB), 16, 100),
+        (B.ctr, Reference(c"ctr(sm4-oracle)"), 16, 100),
+        (B.cts, Reference(c"cts(cbc(sm4-oracle))"), 16, 100),
+        (B.xts, Reference(c"xts(ecb(sm4-oracle))"), 32, 100),
+    ] {
+        if drv == B.cfb && !has_cfb() {
+            continue;
+        }
+        let key = &key[..key_len];
+        let mut tfm = check_ok!(Tfm::new(drv));
+        let mut keyed = None;
+        check!(in_hard_irq(|| keyed = Some(tfm.set_key(key).is_ok())).is_ok());
+        check_eq!(keyed, Some(true));
+        for enc in [true, false] {
+            let want = run(reference, enc, key, &iv, &data[..len], LAYOUTS[0])?;
+            let want = check_ok!(want);
+            let mut buf = vec_of(&data[..len])?;
+            let mut ivout = iv;
+            let r = if enc {
+                tfm.encrypt(&mut buf, None, &mut ivout, &[usize::MAX])
+            } else {
+                tfm.decrypt(&mut buf, None, &mut ivout, &[usize::MAX])
+            };
+            check!(r.is_ok());
+            if buf[..] != want.0[..] || ivout != want.1 {
+                kernel::pr_err!("    # {:?}, encrypt: {}\n", drv, enc);
+                return Err(fail("a key set without NEON gives another result"));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// OpenSSL's CFB vectors, whole blocks and a partial last block, both directions.
 fn cfb_vectors() -> TestResult {
     skip_unless!(present(), "the driver is not loaded");
@@ -437,6 +483,30 @@ struct Probe {
     /// First, so that the handler finds the count from the kprobe.
     kp: bindings::kprobe,
     hits: AtomicUsize,
+    /// The output watched ([`CallCounter::watch`]): at each call, how far the buffer at
+    /// `out` already holds what `want` holds, in whole blocks.
+    out: AtomicPtr<u8>,
+    want: AtomicPtr<u8>,
+    len: AtomicUsize,
+    /// How far the output was done at the last call.
+    done: AtomicUsize,
+    /// The most output done between two calls.
+    widest: AtomicUsize,
+}
+
+/// Whether the 16 bytes at `a` and `b` are the same (`a` read afresh: the buffer of a
+/// request that runs around the kprobe).
+///
+/// # Safety
+///
+/// Both must be readable for 16 bytes.
+unsafe fn same_block(a: *const u8, b: *const u8) -> bool {
+    let mut same = true;
+    for i in 0..16 {
+        // SAFETY: both are readable for 16 bytes (caller).
+        same &= unsafe { core::ptr::read_volatile(a.add(i)) == b.add(i).read() };
+    }
+    same
 }
 
 /// A [`Probe`], registered while this lives.
@@ -465,6 +535,24 @@ unsafe extern "C" fn count_call(
         // SAFETY: `p` is the first field of a live `Probe` (`repr(C)`), see `start`.
         let probe = unsafe { &*p.cast::<Probe>() };
         probe.hits.fetch_add(1, Ordering::Relaxed);
+        let (out, want) = (
+            probe.out.load(Ordering::Relaxed),
+            probe.want.load(Ordering::Relaxed),
+        );
+        if !out.is_null() {
+            let len = probe.len.load(Ordering::Relaxed);
+            let last = probe.done.load(Ordering::Relaxed);
+            let mut done = last;
+            while done + 16 <= len
+                // SAFETY: `out` and `want` are `len` bytes that live while they are watched
+                // ([`CallCounter::watch`]); `out` is written only by this task, which is here.
+                && unsafe { same_block(out.add(done), want.add(done)) }
+            {
+                done += 16;
+            }
+            probe.done.store(done, Ordering::Relaxed);
+            probe.widest.fetch_max(done - last, Ordering::Relaxed);
+        }
     }
     0
 }
@@ -476,6 +564,11 @@ impl CallCounter {
             // SAFETY: all zeros is an unregistered kprobe with no handler.
             kp: unsafe { core::mem::zeroed::<bindings::kprobe>() },
             hits: AtomicUsize::new(0),
+            out: AtomicPtr::new(core::ptr::null_mut()),
+            want: AtomicPtr::new(core::ptr::null_mut()),
+            len: AtomicUsize::new(0),
+            done: AtomicUsize::new(0),
+            widest: AtomicUsize::new(0),
         };
         let mut probe = KBox::new(probe, GFP_KERNEL).map_err(|_| fail("alloc"))?;
         probe.kp.symbol_name = crate::crypto::c_str_ptr(symbol);
@@ -510,6 +603,32 @@ impl CallCounter {
     pub(crate) fn count(&self) -> usize {
         self.probe.hits.load(Ordering::Relaxed)
     }
+
+    /// From now on, at each call, measures how much of `want` the buffer at `out` (`len`
+    /// bytes, the destination of the request that runs next) already holds, so that
+    /// [`CallCounter::widest`] tells the most output done between two calls.
+    ///
+    /// # Safety
+    ///
+    /// `out` and `want` must be readable for `want.len()` bytes until this counter is
+    /// dropped, and `out` written only by the current task meanwhile.
+    unsafe fn watch(&self, out: *const u8, want: &[u8]) {
+        self.probe.len.store(want.len(), Ordering::Relaxed);
+        self.probe
+            .want
+            .store(want.as_ptr().cast_mut(), Ordering::Relaxed);
+        self.probe.out.store(out.cast_mut(), Ordering::Relaxed);
+    }
+
+    /// The most output done between two counted calls, or after the last one, once the
+    /// request watched has ended: with `kernel_neon_begin()`, the most bytes one NEON
+    /// section handled.
+    fn widest(&self) -> usize {
+        let p = &self.probe;
+        p.widest
+            .load(Ordering::Relaxed)
+            .max(p.len.load(Ordering::Relaxed) - p.done.load(Ordering::Relaxed))
+    }
 }
 
 impl Drop for CallCounter {
@@ -519,8 +638,10 @@ impl Drop for CallCounter {
     }
 }
 
-/// NEON sections are bounded: a 16-page request in one piece of memory (one scatterlist
-/// entry, as dm-crypt and fscrypt give) takes at least one section per page, in either
+/// NEON sections are bounded: over a 16-page request in one piece of memory (one scatterlist
+/// entry, as dm-crypt and fscrypt give), no section handles more than a page (the output
+/// done between two calls of `kernel_neon_begin()`, or after the last, measured by the
+/// kprobe that counts them), and there are at least as many sections as pages, in either
 /// direction (CBC and CTS encryption are the serial routines), whether the caller may sleep
 /// or not, and the result is still the oracle's; a one-block request takes one section.
 fn neon_sections_per_page() -> TestResult {
@@ -559,23 +680,27 @@ fn neon_sections_per_page() -> TestResult {
                 check!(tfm.set_key(&key[..key_len]).is_ok());
                 let mut buf = vec_of(&data)?;
                 let counter = CallCounter::sections()?;
+                // SAFETY: `buf` and `want` outlive `counter`; only this task writes `buf`.
+                unsafe { counter.watch(buf.as_ptr(), &want.0) };
                 {
                     let mut req = check_ok!(tfm.request(&mut buf, None, &iv, &[usize::MAX]));
                     req.set_may_sleep(may_sleep);
                     check!(if enc { req.encrypt() } else { req.decrypt() }.is_ok());
                 }
-                let sections = counter.count();
+                let (sections, widest) = (counter.count(), counter.widest());
                 drop(counter);
-                if sections < PAGES {
+                if sections < PAGES || widest > PAGE {
                     kernel::pr_err!(
-                        "    # {:?}: {} NEON sections for {} pages (encrypt: {}, may sleep: {})\n",
+                        "    # {:?}: {} NEON sections for {} pages, at most {} bytes in one \
+                         (encrypt: {}, may sleep: {})\n",
                         drv,
                         sections,
                         PAGES,
+                        widest,
                         enc,
                         may_sleep
                     );
-                    return Err(fail("fewer NEON sections than pages"));
+                    return Err(fail("fewer NEON sections than pages, or one over a page"));
                 }
                 check!(buf[..] == want.0[..]);
             }
@@ -610,7 +735,8 @@ macro_rules! modes_suite {
                 cfb_vectors,
                 ctr_counter_wrap,
                 bad_inputs,
-                neon_sections_per_page
+                neon_sections_per_page,
+                set_key_without_neon
             ]
         );
     };

@@ -3,16 +3,23 @@
 //! Test clients of the crypto API: transforms allocated by name and used synchronously, for
 //! KUnit suites. Only the test modules include this file (as `crate::testing`); drivers
 //! never need it, so production modules carry none of it.
+//!
+//! Every call that runs an algorithm (set a key, encrypt, decrypt, digest) first asks
+//! [`outside_section`]: called from inside a kernel-mode NEON section (a test algorithm's
+//! closure is safe code), it fails with `EDEADLK` instead of reaching a C driver, whose
+//! `kernel_neon_begin()` would BUG. The `*_in_section` variants skip the question, for the
+//! tests of this abstraction's drivers, which must refuse by themselves.
 
 use crate::crypto::bindings;
 use crate::crypto::c_str_ptr;
+use crate::crypto::simd::outside_section;
 use core::{
     ffi::{c_uint, CStr},
     mem::size_of,
     ptr,
 };
 use kernel::{
-    alloc::{flags::GFP_KERNEL, KVec},
+    alloc::{flags::GFP_KERNEL, KBox, KVec},
     error::{code::EINVAL, to_result, Result},
 };
 
@@ -63,6 +70,7 @@ impl CipherTfm {
 
     /// Sets the key through the driver's `cia_setkey` (no length check by the API).
     pub fn set_key(&mut self, key: &[u8]) -> Result {
+        outside_section()?;
         let setkey = self.alg().cia_setkey.ok_or(EINVAL)?;
         let len = c_uint::try_from(key.len()).map_err(|_| EINVAL)?;
         // SAFETY: the transform is live and exclusively ours; `key` is `len` bytes.
@@ -72,6 +80,7 @@ impl CipherTfm {
     /// Calls the driver's `cia_setkey` with a NULL key of length 0 (what a C caller may
     /// pass): it must refuse the key without making anything of the pointer.
     pub fn set_null_key(&mut self) -> Result {
+        outside_section()?;
         let setkey = self.alg().cia_setkey.ok_or(EINVAL)?;
         // SAFETY: the transform is live and exclusively ours; the length is 0.
         to_result(unsafe { setkey(self.tfm, ptr::null(), 0) })
@@ -79,11 +88,24 @@ impl CipherTfm {
 
     /// Encrypts `block` in place; `block` must be exactly one cipher block.
     pub fn encrypt(&self, block: &mut [u8]) -> Result {
+        outside_section()?;
+        self.crypt(block, self.alg().cia_encrypt)
+    }
+
+    /// As [`CipherTfm::encrypt`], without asking [`outside_section`]: for a test that calls
+    /// one of this abstraction's ciphers from inside a section, which it must survive.
+    ///
+    /// # Safety
+    ///
+    /// If a kernel-mode NEON section is open, the cipher must be one of this abstraction's
+    /// (which opens no section inside another).
+    pub unsafe fn encrypt_in_section(&self, block: &mut [u8]) -> Result {
         self.crypt(block, self.alg().cia_encrypt)
     }
 
     /// Decrypts `block` in place; `block` must be exactly one cipher block.
     pub fn decrypt(&self, block: &mut [u8]) -> Result {
+        outside_section()?;
         self.crypt(block, self.alg().cia_decrypt)
     }
 
@@ -171,6 +193,7 @@ impl SkcipherTfm {
 
     /// Sets the key (`crypto_skcipher_setkey()`).
     pub fn set_key(&mut self, key: &[u8]) -> Result {
+        outside_section()?;
         let len = c_uint::try_from(key.len()).map_err(|_| EINVAL)?;
         // SAFETY: the transform is live and `key` is `len` bytes.
         to_result(unsafe { bindings::crypto_skcipher_setkey(self.tfm, key.as_ptr(), len) })
@@ -320,12 +343,27 @@ impl TestRequest<'_> {
 
     /// Encrypts (`crypto_skcipher_encrypt()`); allocates nothing.
     pub fn encrypt(&mut self) -> Result {
+        outside_section()?;
+        // SAFETY: no section is open (checked).
+        unsafe { self.encrypt_in_section() }
+    }
+
+    /// As [`TestRequest::encrypt`], without asking [`outside_section`]: for a test that
+    /// sends requests to this abstraction's skciphers from inside a section, which they must
+    /// refuse.
+    ///
+    /// # Safety
+    ///
+    /// If a kernel-mode NEON section is open, the algorithm must be one of this
+    /// abstraction's (which opens no section inside another).
+    pub unsafe fn encrypt_in_section(&mut self) -> Result {
         // SAFETY: the request is complete (type invariant); the call is synchronous.
         to_result(unsafe { bindings::crypto_skcipher_encrypt(self.req()) })
     }
 
     /// Decrypts (`crypto_skcipher_decrypt()`); allocates nothing.
     pub fn decrypt(&mut self) -> Result {
+        outside_section()?;
         // SAFETY: as for `encrypt`.
         to_result(unsafe { bindings::crypto_skcipher_decrypt(self.req()) })
     }
@@ -388,6 +426,7 @@ impl AeadTfm {
 
     /// Sets the key (`crypto_aead_setkey()`).
     pub fn set_key(&mut self, key: &[u8]) -> Result {
+        outside_section()?;
         let len = c_uint::try_from(key.len()).map_err(|_| EINVAL)?;
         // SAFETY: the transform is live and `key` is `len` bytes.
         to_result(unsafe { bindings::crypto_aead_setkey(self.tfm, key.as_ptr(), len) })
@@ -417,6 +456,48 @@ impl AeadTfm {
         iv: &[u8],
         pieces: &[usize],
     ) -> Result {
+        let call = if decrypt {
+            Call::Decrypt
+        } else {
+            Call::Encrypt
+        };
+        self.call(call, src, dst, assoc, cryptlen, iv, pieces)
+    }
+
+    /// A decryption as [`AeadTfm::crypt`] makes it, handed to the driver's `decrypt`
+    /// callback itself, without the checks `crypto_aead_decrypt()` makes first (a key set,
+    /// `cryptlen` at least the tag size): what the driver must refuse by itself.
+    pub fn decrypt_at_driver(
+        &self,
+        src: &mut KVec<u8>,
+        assoc: usize,
+        cryptlen: usize,
+        iv: &[u8],
+        pieces: &[usize],
+    ) -> Result {
+        self.call(
+            Call::DecryptAtDriver,
+            src,
+            None,
+            assoc,
+            cryptlen,
+            iv,
+            pieces,
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn call(
+        &self,
+        call: Call,
+        src: &mut KVec<u8>,
+        dst: Option<&mut KVec<u8>>,
+        assoc: usize,
+        cryptlen: usize,
+        iv: &[u8],
+        pieces: &[usize],
+    ) -> Result {
+        outside_section()?;
         let len = src.len();
         if dst.as_ref().is_some_and(|d| d.len() != len) || iv.len() > 32 {
             return Err(EINVAL);
@@ -446,15 +527,37 @@ impl AeadTfm {
             (*req).cryptlen = c_uint::try_from(cryptlen).map_err(|_| EINVAL)?;
             (*req).iv = ivbuf.as_mut_ptr();
         }
-        // SAFETY: the request is complete; the transform is synchronous.
+        // SAFETY: the request is complete; the transform is synchronous. The algorithm of a
+        // live AEAD transform is the `base` of a live `aead_alg` (`crypto_aead_alg()`), and
+        // its `decrypt` takes any complete request of it.
         to_result(unsafe {
-            if decrypt {
-                bindings::crypto_aead_decrypt(req)
-            } else {
-                bindings::crypto_aead_encrypt(req)
+            match call {
+                Call::Encrypt => bindings::crypto_aead_encrypt(req),
+                Call::Decrypt => bindings::crypto_aead_decrypt(req),
+                Call::DecryptAtDriver => {
+                    let alg = (*self.tfm)
+                        .base
+                        .__crt_alg
+                        .cast::<u8>()
+                        .wrapping_sub(core::mem::offset_of!(bindings::aead_alg, base))
+                        .cast::<bindings::aead_alg>();
+                    match (*alg).decrypt {
+                        Some(f) => f(req),
+                        None => EINVAL.to_errno(),
+                    }
+                }
             }
         })
     }
+}
+
+/// What [`AeadTfm`] asks of the algorithm.
+#[derive(Clone, Copy)]
+enum Call {
+    Encrypt,
+    Decrypt,
+    /// A decryption without `crypto_aead_decrypt()`'s checks.
+    DecryptAtDriver,
 }
 
 impl Drop for AeadTfm {
@@ -535,6 +638,7 @@ impl ShashTfm {
 
     /// Sets the key (`crypto_shash_setkey()`).
     pub fn set_key(&mut self, key: &[u8]) -> Result {
+        outside_section()?;
         let len = c_uint::try_from(key.len()).map_err(|_| EINVAL)?;
         // SAFETY: the transform is live and exclusively ours; `key` is `len` bytes.
         to_result(unsafe { bindings::crypto_shash_setkey(self.tfm, key.as_ptr(), len) })
@@ -543,12 +647,15 @@ impl ShashTfm {
     /// Sets a NULL key of length 0 (`crypto_shash_setkey()` hands it to the driver as it
     /// is): it must be refused without anything made of the pointer.
     pub fn set_null_key(&mut self) -> Result {
+        outside_section()?;
         // SAFETY: the transform is live and exclusively ours; the length is 0.
         to_result(unsafe { bindings::crypto_shash_setkey(self.tfm, ptr::null(), 0) })
     }
 
-    /// A zeroed descriptor for the transform, in 8-byte words.
+    /// A zeroed descriptor for the transform, in 8-byte words (every call that runs the
+    /// algorithm starts here, so [`outside_section`] is asked here).
     fn desc(&self) -> Result<KVec<u64>> {
+        outside_section()?;
         // SAFETY: the transform is live.
         let descsize = unsafe { bindings::crypto_shash_descsize(self.tfm) } as usize;
         let words = (size_of::<bindings::shash_desc>() + descsize).div_ceil(8);
@@ -646,4 +753,46 @@ where
     T: Copy + From<u8> + core::ops::BitAnd<Output = T> + core::ops::Not<Output = T>,
 {
     *v = *v & !T::from(bits);
+}
+
+/// An `irq_work` that runs a closure in hard interrupt context.
+#[repr(C)]
+struct HardIrq<F> {
+    work: bindings::irq_work,
+    f: Option<F>,
+}
+
+/// The `irq_work` callback.
+///
+/// # Safety
+///
+/// `work` must be the `work` field of a live `HardIrq<F>`, not otherwise accessed while
+/// the callback runs.
+unsafe extern "C" fn run_hard_irq<F: FnOnce()>(work: *mut bindings::irq_work) {
+    // SAFETY: `work` is the first field of a `#[repr(C)]` `HardIrq<F>` (caller).
+    let this = unsafe { &mut *work.cast::<HardIrq<F>>() };
+    if let Some(f) = this.f.take() {
+        f();
+    }
+}
+
+/// Runs `f` in hard interrupt context on this CPU (an `irq_work` raised by an IPI) and waits
+/// for it to finish.
+pub fn in_hard_irq<F: FnOnce()>(f: F) -> Result {
+    // SAFETY: all-zero is an idle `irq_work` (what `IRQ_WORK_INIT_HARD` leaves unset).
+    let work: bindings::irq_work = unsafe { core::mem::zeroed() };
+    let mut h = KBox::new(HardIrq { work, f: Some(f) }, GFP_KERNEL)?;
+    h.work.node.__bindgen_anon_1.u_flags = bindings::SM4RS_CONST_IRQ_WORK_HARD_IRQ;
+    h.work.func = Some(run_hard_irq::<F>);
+    let w = &raw mut h.work;
+    // SAFETY: `w` is an initialised, idle `irq_work` in `h`, which lives until after
+    // `irq_work_sync` has waited for the callback.
+    let queued = unsafe { bindings::irq_work_queue(w) };
+    // SAFETY: as above; waits until the callback has run.
+    unsafe { bindings::irq_work_sync(w) };
+    if queued {
+        Ok(())
+    } else {
+        Err(EINVAL)
+    }
 }
