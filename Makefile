@@ -7,7 +7,8 @@
 #   make check          the quick loop: the modules built, one VM, the KUnit suites of the
 #                       drivers the uncommitted change touches (CHECK_BASE=<rev> for more)
 #   make test-long      the same with the load tests (concurrency, unloading under load,
-#                       more fault runs) 120 s each instead of 8
+#                       more fault runs) 120 s each instead of 8, and test-max on Linux 6.12
+#                       built PREEMPT_RT and on Linux 7.3 with 64 KiB pages
 #   make test-gcc       make KDIR= on a Linux 6.12 kernel built with GCC, and its test-max VM
 #   make check-bootstrap  prove that the scripts need nothing the bootstrap does not install
 #   make mutants        the mutation table: small wrong changes, each caught by a VM test
@@ -47,7 +48,7 @@ check:
 	LANE=$(LANE) scripts/check.sh
 
 test-long:
-	SM4RS_LOAD_SECS=120 scripts/test.sh
+	SM4RS_LOAD_SECS=120 SM4RS_VARIANTS="6.12-rt 7.3-64k" scripts/test.sh
 
 test-gcc:
 	scripts/test-gcc.sh

@@ -6,15 +6,17 @@
 # same fragments, then configs/bench.config and configs/bench-VERSION.config over them.
 # LANE-intree-m and LANE-intree-y are the kernel with this repository's patch series applied
 # (`make patches`) and the SM4 drivers built from it, as modules (configs/intree.config) or
-# built in (configs/intree-y.config over it); see build_intree below.
+# built in (configs/intree-y.config over it); see build_intree below. LANE-gcc, LANE-rt and
+# LANE-64k are the test kernel built with GCC, PREEMPT_RT or 64 KiB pages
+# (configs/gcc.config, rt.config, 64k.config over the lane's fragments).
 # An unchanged re-run does nothing. Exit 3 means the lane's source cannot be had.
 source "$(dirname "$0")/lib.sh"
 
-kernel=${1:?usage: kernel.sh 6.12|7.3|6.12-bench|7.3-bench|LANE-intree-m|LANE-intree-y|LANE-gcc}
+kernel=${1:?usage: kernel.sh 6.12|7.3|6.12-bench|7.3-bench|LANE-intree-m|LANE-intree-y|LANE-gcc|LANE-rt|LANE-64k}
 variant=
 case $kernel in
 *-intree-m | *-intree-y) variant=${kernel##*-}; lane=${kernel%-intree-?} ;;
-*-gcc) lane=${kernel%-gcc} ;;
+*-gcc | *-rt | *-64k) lane=${kernel%-*} ;;
 *) lane=${kernel%-bench} ;;
 esac
 [ -f "$REPO/configs/$lane.config" ] || die "unknown lane $lane"
@@ -26,6 +28,7 @@ case $kernel in
 	FRAGMENTS+=("$REPO/configs/gcc.config")
 	KMAKE=("${KMAKE[@]/LLVM=1/LLVM=}" CROSS_COMPILE=aarch64-linux-gnu-)
 	;;
+*-rt | *-64k) FRAGMENTS+=("$REPO/configs/${kernel##*-}.config") ;;
 esac
 mkdir -p "$CACHE/src" "$CACHE/build"
 

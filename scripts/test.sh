@@ -323,6 +323,25 @@ for lane in "${LANES[@]}"; do
 	on_skip "vm-$lane-max" "FAIL [$lane-intree-m] test-max (not run: no in-tree kernel)"
 	on_skip "vm-$lane-builtin" "FAIL [$lane-intree-y] test-builtin (not run: no in-tree kernel)"
 done
+# make test-long (SM4RS_VARIANTS="6.12-rt 7.3-64k"): the test kernel of a lane built
+# another way (scripts/kernel.sh LANE-rt: PREEMPT_RT; LANE-64k: 64 KiB pages), the modules
+# built and linted against it, and test-max booted on them (every module, every KUnit suite,
+# the NEON-discipline ones included), reading the lane's client data. After the lane's own
+# boots: these kernels are built whole.
+vm_variant() {
+	local d="$CACHE/vm/${1%-*}-disks"
+	disks_copy "$d" "$d-$1" && vm "$1" test-max max 1 "$d-$1/fscrypt.img" "$d-$1/luks.img"
+}
+for kv in ${SM4RS_VARIANTS:-}; do
+	lane=${kv%-*}
+	case " ${LANES[*]} " in *" $lane "*) ;; *) continue ;; esac
+	job "kernel-$kv" "$NCPU" "source-$lane,~vm-$lane-builtin,~vm-$lane-upstream" kernel_build "$kv"
+	job "modules-$kv" "$NCPU" "kernel-$kv" reported "[$kv]" "the module build stopped before reporting" \
+		"$REPO/scripts/stage-modules.sh" "$kv" --check
+	on_skip "modules-$kv" "FAIL [$kv] modules (not run: no kernel)"
+	job "vm-$kv" 1 "modules-$kv,userspace,tools,~vm-$lane-generic" vm_variant "$kv"
+	on_skip "vm-$kv" "FAIL [$kv] test-max (not run: no modules)"
+done
 for lane in "${LANES[@]}"; do
 	job "checkpatch-$lane" 1 "kernel-$lane-intree-m" checkpatch "$lane"
 	on_skip "checkpatch-$lane" "FAIL [$lane] patches.checkpatch (not run: the series did not apply or build)"
