@@ -204,7 +204,7 @@ vm() {
 		limit=$((limit + 600))
 		;;
 	esac
-	SM4RS_DISKS="$*" SM4RS_SMP=$smp SM4RS_APPEND="$append sm4rs.secs=$LOAD_SECS" SM4RS_VM_TIMEOUT=$limit \
+	SM4RS_DISKS="$*" SM4RS_SMP=$smp SM4RS_APPEND="$append ${SM4RS_EXTRA_APPEND:-} sm4rs.secs=$LOAD_SECS" SM4RS_VM_TIMEOUT=$limit \
 		reported "[$lane $cpu] $mode" "the VM runner stopped before reporting" \
 		"$REPO/scripts/vm.sh" "$lane" "$mode" "$cpu"
 }
@@ -328,9 +328,16 @@ done
 # built and linted against it, and test-max booted on them (every module, every KUnit suite,
 # the NEON-discipline ones included), reading the lane's client data. After the lane's own
 # boots: these kernels are built whole.
+# With 64 KiB pages testmgr's random AEAD vectors reach 2 * PAGE_SIZE, 128 KiB: CCM with
+# L = 2 (every CCM, the kernel's template over the C oracle included) rightly refuses more
+# than 64 KiB with EOVERFLOW, where testmgr expects EBADMSG or EINVAL of a random inauthentic
+# vector, and fails the self-test (seen on Linux 7.3; upstream's testmgr, not SM4). So that
+# boot runs testmgr's fixed vectors only; the KUnit suites still compare every driver with
+# the templates over the oracle, EOVERFLOW at 2^(8L) included.
 vm_variant() {
-	local d="$CACHE/vm/${1%-*}-disks"
-	disks_copy "$d" "$d-$1" && vm "$1" test-max max 1 "$d-$1/fscrypt.img" "$d-$1/luks.img"
+	local d="$CACHE/vm/${1%-*}-disks" fixed=
+	case $1 in *-64k) fixed="cryptomgr.noslowtests=1 cryptomgr.noextratests=1 sm4rs.fixed_selftests" ;; esac
+	disks_copy "$d" "$d-$1" && SM4RS_EXTRA_APPEND="$fixed" vm "$1" test-max max 1 "$d-$1/fscrypt.img" "$d-$1/luks.img"
 }
 for kv in ${SM4RS_VARIANTS:-}; do
 	lane=${kv%-*}
