@@ -13,7 +13,7 @@ use crate::kunit::{
     check, check_eq, check_ok, in_matrix, skip_unless, suite, Failure, TestResult, MATRIX_STEP,
 };
 use crate::rng::Rng;
-use crate::testing::{in_hard_irq, AeadTfm};
+use crate::testing::{in_hard_irq, AeadOp, AeadTfm};
 use core::ffi::CStr;
 use kernel::alloc::{flags::GFP_KERNEL, KVec};
 
@@ -120,9 +120,14 @@ fn run(
     }
     let mut src = vec_of(buf)?;
     let (pieces, in_place) = layout;
+    let op = if decrypt {
+        AeadOp::Decrypt
+    } else {
+        AeadOp::Encrypt
+    };
     if in_place {
         return Ok(
-            match tfm.crypt(decrypt, &mut src, None, ad, cryptlen, iv, pieces) {
+            match tfm.crypt(op, &mut src, None, ad, cryptlen, iv, pieces) {
                 Ok(()) => Ok(src),
                 Err(e) => Err(e.to_errno()),
             },
@@ -130,7 +135,7 @@ fn run(
     }
     let mut dst = vec_of(buf)?;
     Ok(
-        match tfm.crypt(decrypt, &mut src, Some(&mut dst), ad, cryptlen, iv, pieces) {
+        match tfm.crypt(op, &mut src, Some(&mut dst), ad, cryptlen, iv, pieces) {
             Ok(()) => Ok(dst),
             Err(e) => Err(e.to_errno()),
         },
@@ -287,7 +292,7 @@ fn set_key_without_neon(mode: &Mode) -> TestResult {
     // decrypted.
     let sealed = run(reference_name, false, &key, 16, iv, &buf, 16, 100, layout)?;
     let mut src = vec_of(&buf)?;
-    let ours: Outcome = match tfm.crypt(false, &mut src, None, 16, 100, iv, layout.0) {
+    let ours: Outcome = match tfm.crypt(AeadOp::Encrypt, &mut src, None, 16, 100, iv, layout.0) {
         Ok(()) => Ok(src),
         Err(e) => Err(e.to_errno()),
     };
@@ -296,7 +301,7 @@ fn set_key_without_neon(mode: &Mode) -> TestResult {
     let opened = run(reference_name, true, &key, 16, iv, &sealed, 16, 116, layout)?;
     check!(opened.is_ok());
     let mut src = vec_of(&sealed)?;
-    let ours: Outcome = match tfm.crypt(true, &mut src, None, 16, 116, iv, layout.0) {
+    let ours: Outcome = match tfm.crypt(AeadOp::Decrypt, &mut src, None, 16, 116, iv, layout.0) {
         Ok(()) => Ok(src),
         Err(e) => Err(e.to_errno()),
     };
@@ -351,7 +356,7 @@ fn bad_input(mode: &Mode) -> TestResult {
         check!(tfm.set_key(&key).is_ok());
         check!(tfm.set_auth_size(16).is_ok());
         let mut src = vec_of(&buf[..16 + 8])?;
-        let r = tfm.decrypt_at_driver(&mut src, 16, 8, iv, layout.0);
+        let r = tfm.crypt(AeadOp::DecryptAtDriver, &mut src, None, 16, 8, iv, layout.0);
         check_eq!(r.err().map(|e| e.to_errno()), Some(-22));
         check!(src[..] == buf[..16 + 8]);
         cases += 1;
@@ -501,7 +506,7 @@ fn sections_per_page(mode: &Mode) -> TestResult {
     iv[0] = 3;
     let counter = crate::ce::CallCounter::sections()?;
     let r = tfm.crypt(
-        false,
+        AeadOp::Encrypt,
         &mut buf,
         None,
         HALF,

@@ -439,57 +439,15 @@ impl AeadTfm {
         to_result(unsafe { bindings::crypto_aead_setauthsize(self.tfm, size) })
     }
 
-    /// Encrypts (`decrypt` false) or decrypts the request over `src` (the associated data,
-    /// `assoc` bytes, then the text and room for the tag, or the text and the tag) into
-    /// `dst` (in place if `None`; as long as `src`), with `cryptlen` bytes after the
-    /// associated data (the text, or for decryption the text and the tag) and the IV `iv`
-    /// (copied to a 32-byte heap buffer), both scatterlists cut into pieces of the sizes in
-    /// `pieces` (cycled).
+    /// Runs `op` on the request over `src` (the associated data, `assoc` bytes, then the text
+    /// and room for the tag, or the text and the tag) into `dst` (in place if `None`; as long
+    /// as `src`), with `cryptlen` bytes after the associated data (the text, or for
+    /// decryption the text and the tag) and the IV `iv` (copied to a 32-byte heap buffer),
+    /// both scatterlists cut into pieces of the sizes in `pieces` (cycled).
     #[allow(clippy::too_many_arguments)]
     pub fn crypt(
         &self,
-        decrypt: bool,
-        src: &mut KVec<u8>,
-        dst: Option<&mut KVec<u8>>,
-        assoc: usize,
-        cryptlen: usize,
-        iv: &[u8],
-        pieces: &[usize],
-    ) -> Result {
-        let call = if decrypt {
-            Call::Decrypt
-        } else {
-            Call::Encrypt
-        };
-        self.call(call, src, dst, assoc, cryptlen, iv, pieces)
-    }
-
-    /// A decryption as [`AeadTfm::crypt`] makes it, handed to the driver's `decrypt`
-    /// callback itself, without the checks `crypto_aead_decrypt()` makes first (a key set,
-    /// `cryptlen` at least the tag size): what the driver must refuse by itself.
-    pub fn decrypt_at_driver(
-        &self,
-        src: &mut KVec<u8>,
-        assoc: usize,
-        cryptlen: usize,
-        iv: &[u8],
-        pieces: &[usize],
-    ) -> Result {
-        self.call(
-            Call::DecryptAtDriver,
-            src,
-            None,
-            assoc,
-            cryptlen,
-            iv,
-            pieces,
-        )
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn call(
-        &self,
-        call: Call,
+        op: AeadOp,
         src: &mut KVec<u8>,
         dst: Option<&mut KVec<u8>>,
         assoc: usize,
@@ -531,10 +489,10 @@ impl AeadTfm {
         // live AEAD transform is the `base` of a live `aead_alg` (`crypto_aead_alg()`), and
         // its `decrypt` takes any complete request of it.
         to_result(unsafe {
-            match call {
-                Call::Encrypt => bindings::crypto_aead_encrypt(req),
-                Call::Decrypt => bindings::crypto_aead_decrypt(req),
-                Call::DecryptAtDriver => {
+            match op {
+                AeadOp::Encrypt => bindings::crypto_aead_encrypt(req),
+                AeadOp::Decrypt => bindings::crypto_aead_decrypt(req),
+                AeadOp::DecryptAtDriver => {
                     let alg = (*self.tfm)
                         .base
                         .__crt_alg
@@ -551,12 +509,16 @@ impl AeadTfm {
     }
 }
 
-/// What [`AeadTfm`] asks of the algorithm.
+/// What [`AeadTfm::crypt`] asks of the algorithm.
 #[derive(Clone, Copy)]
-enum Call {
+pub enum AeadOp {
+    /// `crypto_aead_encrypt()`.
     Encrypt,
+    /// `crypto_aead_decrypt()`.
     Decrypt,
-    /// A decryption without `crypto_aead_decrypt()`'s checks.
+    /// A decryption handed to the driver's `decrypt` callback itself, without the checks
+    /// `crypto_aead_decrypt()` makes first (a key set, `cryptlen` at least the tag size):
+    /// what the driver must refuse by itself.
     DecryptAtDriver,
 }
 
