@@ -329,19 +329,60 @@ impl<Iv: Block> Request<'_, Iv> {
         unsafe { walk_request(req, &mut self.simd, f) }
     }
 
-    /// Runs `f` on the whole request as one step if it is at most [`MAX_STEP`] bytes long
-    /// and its data is in the kernel's linear map in one piece (see [`Request::walk`]), and
-    /// returns `None` without calling `f` otherwise. Modes that need the end of the request
-    /// whole (ciphertext stealing) do the common case in one go this way.
-    pub fn single_step<R>(&mut self, f: impl FnOnce(&mut Step<'_, Iv>) -> R) -> Option<R> {
-        if self.is_empty() || self.len() > MAX_STEP {
-            return None;
+    /// As [`Request::walk`], with the last `tail` bytes of the data (at most [`MAX_TAIL`])
+    /// handed over whole at the end of the last step, for modes that work on them together
+    /// (ciphertext stealing). In each step, the bytes from `total() - tail` on belong to
+    /// the tail: `f` leaves those of a step that is not the last. Data in one piece of the
+    /// kernel's linear map is walked over its addresses, so the tail is in place and in the
+    /// same NEON section as the blocks before it in its step; other data is walked up to the
+    /// tail, which then comes as a step of its own, copied to the stack and back. `EINVAL` if
+    /// `tail` is longer than [`MAX_TAIL`] or the data, or if `f` leaves bytes of the last
+    /// step.
+    pub fn walk_with_tail(
+        &mut self,
+        tail: usize,
+        mut f: impl FnMut(&mut Step<'_, Iv>) -> Result<usize>,
+    ) -> Result {
+        let len = self.len();
+        if tail > MAX_TAIL || tail > len {
+            return Err(EINVAL);
+        }
+        if tail == 0 {
+            return self.walk(f);
         }
         // SAFETY: the request is valid (type invariant).
         let span = unsafe { Span::of(self.req) };
         // SAFETY: the request is ours (type invariant), its IV as required.
-        let lin = unsafe { Linear::of(&span) }?;
-        Some(lin.step(0, self.len(), &mut self.simd, f))
+        if let Some(lin) = unsafe { Linear::of(&span) } {
+            return lin.walk(&mut self.simd, &mut f);
+        }
+        let bulk = len - tail;
+        if bulk > 0 {
+            self.walk_range(0, bulk, |step| {
+                // INVARIANT: what is left of the request, the tail included.
+                step.total += tail;
+                f(step)
+            })?;
+        }
+        let mut buf = super::Secret::<MAX_TAIL>::zeroed();
+        self.read_at(bulk, &mut buf[..tail])?;
+        let p = buf.as_mut_ptr();
+        // INVARIANT: the tail's copy, ours for the step, in place; the last `tail` bytes of
+        // the request; the request's IV (type invariant).
+        let mut step = Step {
+            src: p.cast_const(),
+            dst: p,
+            len: tail,
+            total: tail,
+            // SAFETY: the request is valid (type invariant).
+            iv: unsafe { (*self.req).iv.cast() },
+            simd: &mut self.simd,
+            _p: PhantomData,
+        };
+        match f(&mut step)? {
+            0 => self.write_at(bulk, &buf[..tail]),
+            _ => Err(EINVAL),
+        }
     }
 
     /// Copies `buf.len()` bytes of the source data from byte `offset` on into `buf`
@@ -379,9 +420,8 @@ impl<Iv: Block> Request<'_, Iv> {
     }
 
     /// As [`Request::walk`], over `len` bytes of the data starting at `offset`, with the
-    /// request's IV. Ciphertext stealing walks the bulk of a request and then its last two
-    /// blocks this way, so that the walk hands over the tail whole.
-    pub fn walk_range(
+    /// request's IV (the bulk of [`Request::walk_with_tail`]).
+    fn walk_range(
         &mut self,
         offset: usize,
         len: usize,
@@ -428,6 +468,10 @@ impl<Iv: Block> Request<'_, Iv> {
 /// walk maps it. Drivers open one NEON section per step, so no section covers more, and
 /// between steps a request that may sleep gets a reschedule point.
 pub const MAX_STEP: usize = bindings::SM4RS_CONST_PAGE_SIZE;
+
+/// The longest end of a request that [`Request::walk_with_tail`] hands over whole: two
+/// 16-byte blocks, what ciphertext stealing works on.
+pub const MAX_TAIL: usize = 32;
 
 /// Runs a virtual walk over `req`, handing each step to `f`.
 ///

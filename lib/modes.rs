@@ -162,46 +162,33 @@ fn walk_blocks<B: Backend>(
     })
 }
 
-/// Runs the ciphertext-stealing modes on a request that is not in one piece: `bulk` on the
-/// whole blocks before the last `16 + r` bytes (r in 1..=16) through the walk, then `tail`
-/// on those, copied to a stack buffer and back. A request of one block is all bulk. Both get
-/// the mode's state `st`; `bulk` gets the step's IV, `tail` the request's.
+/// The one path of the ciphertext-stealing modes: a walk of `req` in which `bulk` gets the
+/// whole blocks before the last `tail_len` bytes (at most two blocks), step by step, and
+/// `end` the step that ends the request (its data, and the number of whole blocks before the
+/// tail), in one NEON section: the whole request where it lies in one piece of memory (see
+/// [`Request::walk_with_tail`]). Both get the mode's state `st` and the step's IV. Without a
+/// tail, `bulk` does every step.
 fn walk_stealing<S>(
     req: &mut Request<'_, Iv>,
+    tail_len: usize,
     st: &mut S,
     bulk: impl Fn(&Neon, &mut S, &mut InOut<'_>, usize, &mut Iv),
-    tail: impl FnOnce(&mut Simd, &mut S, &mut [u8; 2 * BLOCK_SIZE], usize, &mut Iv) -> Result,
+    mut end: impl FnMut(&Neon, &mut S, InOut<'_>, usize, &mut Iv),
 ) -> Result {
-    let len = req.len();
-    if len < BLOCK_SIZE {
-        return Err(EINVAL);
-    }
-    let tail_len = if len == BLOCK_SIZE {
-        0
-    } else {
-        stealing_tail(len)
-    };
-    let bulk_len = len - tail_len;
-    if bulk_len > 0 {
-        req.walk_range(0, bulk_len, |step: &mut Step<'_, Iv>| {
-            let nblocks = step.len() / BLOCK_SIZE;
-            let (io, iv, simd) = step.data();
-            let (mut whole, rest) = io.split_at(nblocks * BLOCK_SIZE);
+    req.walk_with_tail(tail_len, |step: &mut Step<'_, Iv>| {
+        let (len, total) = (step.len(), step.total());
+        let (io, iv, simd) = step.data();
+        if len < total || tail_len == 0 {
+            let nblocks = len.min(total - tail_len) / BLOCK_SIZE;
+            let (mut whole, _) = io.split_at(nblocks * BLOCK_SIZE);
             if nblocks > 0 {
-                neon(simd, |neon| bulk(neon, st, &mut whole, nblocks, iv))?;
+                neon(simd, |n| bulk(n, st, &mut whole, nblocks, iv))?;
             }
-            Ok(rest.len())
-        })?;
-    }
-    if tail_len == 0 {
-        return Ok(());
-    }
-    let mut buf = Secret::<{ 2 * BLOCK_SIZE }>::zeroed();
-    req.read_at(bulk_len, &mut buf[..tail_len])?;
-    let mut iv = Secret::new(*req.iv());
-    tail(req.simd(), st, &mut buf, tail_len - BLOCK_SIZE, &mut iv)?;
-    *req.iv() = *iv;
-    req.write_at(bulk_len, &buf[..tail_len])
+            return Ok(len - nblocks * BLOCK_SIZE);
+        }
+        neon(simd, |n| end(n, st, io, (len - tail_len) / BLOCK_SIZE, iv))?;
+        Ok(0)
+    })
 }
 
 /// The length of the end of a request of `len` bytes (more than one block) that ciphertext
@@ -365,82 +352,51 @@ impl<B: Backend> Skcipher for Cts<B> {
 
 impl<B: Backend> Cts<B> {
     /// CBC with ciphertext stealing, the kernel's CS3 variant: the last two blocks are
-    /// swapped, the final one truncated. A request of one block is plain CBC. The common
-    /// case (the request in one piece of memory) is one step and one NEON section; others
-    /// walk the bulk and then the last `16 + r` bytes.
+    /// swapped, the final one truncated. A request of one block is plain CBC.
     fn crypt(ctx: &Sm4Ctx, req: &mut Request<'_, Iv>, enc: bool) -> Result {
         let k = &ctx.key;
         let len = req.len();
         if len < BLOCK_SIZE {
             return Err(EINVAL);
         }
-        if len == BLOCK_SIZE {
-            return Cbc::<B>::crypt(ctx, req, enc);
-        }
-        let tail_len = stealing_tail(len);
-        let bulk = len - tail_len;
-        if len % BLOCK_SIZE == 0 {
-            // Whole blocks: CS3 is CBC with the last two blocks swapped (after encryption,
-            // before decryption), so in one piece of memory it is one CBC call.
-            let one_step = req.single_step(|step| {
-                let nblocks = step.len() / BLOCK_SIZE;
-                let (mut io, iv, simd) = step.data();
-                if enc {
-                    neon(simd, |n| B::cbc_enc(n, &k.enc, &mut io, nblocks, iv))?;
-                    io.swap_last::<BLOCK_SIZE>();
-                    return Ok(true);
-                }
-                if !io.is_in_place() {
-                    return Ok(false);
-                }
-                // The swap only once the section is granted: a refused request leaves the
-                // caller's data as it was.
-                neon(simd, |n| {
-                    io.swap_last::<BLOCK_SIZE>();
-                    B::cbc_dec(n, &k.dec, &mut io, nblocks, iv)
-                })?;
-                Ok(true)
-            });
-            match one_step {
-                Some(Ok(true)) => return Ok(()),
-                Some(Err(e)) => return Err(e),
-                Some(Ok(false)) | None => {}
-            }
-        }
-        let one_step = req.single_step(|step| {
-            let (io, iv, simd) = step.data();
-            let (mut head, mut tail) = io.split_at(bulk);
-            let mut buf = Secret::<{ 2 * BLOCK_SIZE }>::zeroed();
-            tail.read(&mut buf[..tail_len]);
-            neon(simd, |n| {
-                if enc {
-                    B::cbc_enc(n, &k.enc, &mut head, bulk / BLOCK_SIZE, iv);
-                } else {
-                    B::cbc_dec(n, &k.dec, &mut head, bulk / BLOCK_SIZE, iv);
-                }
-                Self::tail(n, k, enc, &mut buf, tail_len - BLOCK_SIZE, iv);
-            })?;
-            tail.write(&buf[..tail_len]);
-            Ok(())
-        });
-        if let Some(res) = one_step {
-            return res;
-        }
-        if enc {
-            walk_stealing(
-                req,
-                &mut (),
-                |n, (), io, nb, iv| B::cbc_enc(n, &k.enc, io, nb, iv),
-                |simd, (), buf, r, iv| neon(simd, |n| Self::tail(n, k, true, buf, r, iv)),
-            )
+        let tail_len = if len == BLOCK_SIZE {
+            0
         } else {
-            walk_stealing(
-                req,
-                &mut (),
-                |n, (), io, nb, iv| B::cbc_dec(n, &k.dec, io, nb, iv),
-                |simd, (), buf, r, iv| neon(simd, |n| Self::tail(n, k, false, buf, r, iv)),
-            )
-        }
+            stealing_tail(len)
+        };
+        let cbc = |n: &Neon, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv| {
+            if enc {
+                B::cbc_enc(n, &k.enc, io, nblocks, iv)
+            } else {
+                B::cbc_dec(n, &k.dec, io, nblocks, iv)
+            }
+        };
+        walk_stealing(
+            req,
+            tail_len,
+            &mut (),
+            |n, (), io, nb, iv| cbc(n, io, nb, iv),
+            |n, (), mut io, nb, iv| {
+                if tail_len == 2 * BLOCK_SIZE && (enc || io.is_in_place()) {
+                    // Whole blocks: CBC with the last two blocks swapped (after encryption,
+                    // before decryption).
+                    if !enc {
+                        io.swap_last::<BLOCK_SIZE>();
+                    }
+                    cbc(n, &mut io, nb + 2, iv);
+                    if enc {
+                        io.swap_last::<BLOCK_SIZE>();
+                    }
+                    return;
+                }
+                let (mut head, mut tail) = io.split_at(nb * BLOCK_SIZE);
+                cbc(n, &mut head, nb, iv);
+                let mut buf = Secret::<{ 2 * BLOCK_SIZE }>::zeroed();
+                tail.read(&mut buf[..tail_len]);
+                Self::tail(n, k, enc, &mut buf, tail_len - BLOCK_SIZE, iv);
+                tail.write(&buf[..tail_len]);
+            },
+        )
     }
 
     /// The last `16 + r` bytes (r in 1..=16) of a CTS request, in `buf`, after the bulk
@@ -535,57 +491,38 @@ impl XtsState<'_> {
 
 impl<B: Backend> Xts<B> {
     /// XTS (IEEE 1619) with ciphertext stealing for a partial last block. The IV is left as
-    /// it was (as the kernel's xts template does). Whole blocks are one walk; with stealing,
-    /// the common case (the request in one piece of memory) is one step and one NEON
-    /// section, others walk the bulk and then the last `16 + r` bytes.
+    /// it was (as the kernel's xts template does).
     fn crypt(ctx: &XtsCtx, req: &mut Request<'_, Iv>, enc: bool) -> Result {
         let rk = if enc { &ctx.data.enc } else { &ctx.data.dec };
         let len = req.len();
         if len < BLOCK_SIZE {
             return Err(EINVAL);
         }
+        let tail_len = if len % BLOCK_SIZE == 0 {
+            0
+        } else {
+            stealing_tail(len)
+        };
         let mut st = XtsState {
             tweak_key: &ctx.tweak.enc,
             tweak: Secret::zeroed(),
             started: false,
         };
-        if len % BLOCK_SIZE == 0 {
-            return req.walk(|step| {
-                let nblocks = step.len() / BLOCK_SIZE;
-                let (io, iv, simd) = step.data();
-                let (mut whole, rest) = io.split_at(nblocks * BLOCK_SIZE);
-                if nblocks > 0 {
-                    neon(simd, |n| st.xts::<B>(n, rk, &mut whole, nblocks, iv))?;
-                }
-                Ok(rest.len())
-            });
-        }
-        let tail_len = stealing_tail(len);
-        let bulk = len - tail_len;
-        let one_step = req.single_step(|step| {
-            let (io, iv, simd) = step.data();
-            let (mut head, mut tail) = io.split_at(bulk);
-            let mut buf = Secret::<{ 2 * BLOCK_SIZE }>::zeroed();
-            tail.read(&mut buf[..tail_len]);
-            neon(simd, |n| {
-                st.xts::<B>(n, rk, &mut head, bulk / BLOCK_SIZE, iv);
-                Self::tail(n, rk, enc, &mut buf, tail_len - BLOCK_SIZE, &st.tweak);
-            })?;
-            tail.write(&buf[..tail_len]);
-            Ok(())
-        });
-        if let Some(res) = one_step {
-            return res;
-        }
         walk_stealing(
             req,
+            tail_len,
             &mut st,
             |n, st, io, nb, iv| st.xts::<B>(n, rk, io, nb, iv),
-            |simd, st, buf, r, iv| {
-                neon(simd, |n| {
-                    let t = st.tweak::<B>(n, rk, iv);
-                    Self::tail(n, rk, enc, buf, r, t)
-                })
+            |n, st, io, nb, iv| {
+                let (mut head, mut tail) = io.split_at(nb * BLOCK_SIZE);
+                if nb > 0 {
+                    st.xts::<B>(n, rk, &mut head, nb, iv);
+                }
+                let mut buf = Secret::<{ 2 * BLOCK_SIZE }>::zeroed();
+                tail.read(&mut buf[..tail_len]);
+                let t = st.tweak::<B>(n, rk, iv);
+                Self::tail(n, rk, enc, &mut buf, tail_len - BLOCK_SIZE, t);
+                tail.write(&buf[..tail_len]);
             },
         )
     }
