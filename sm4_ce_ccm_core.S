@@ -17,7 +17,8 @@
  *
  * A request short enough for one NEON section is done by one call (sm4rs_ce_ccm_short_enc,
  * _dec: E(B0) and S0, the associated data after its length, the text, the tag), longer
- * ones by the per-piece functions; both share the block loops below.
+ * ones by the per-piece functions; both share the block loops below, and both end in
+ * sm4rs_ce_ccm_final, the tag's one computation.
  *
  * Registers (AAPCS64): x0-x7 arguments, x9-x10 scratch (x11-x17 in the one-call functions);
  * v0 the MAC state, v1-v2 keystream, v3-v4 data (v5 zero in the one-call functions), v16
@@ -291,12 +292,7 @@ SYM_FUNC_END(sm4rs_ce_ccm_dec)
 	.endif
 	mac1
 .Lccms\id\()_tag:
-	/* The tag: the MAC masked with S0. */
-	rev32	v0.16b, v0.16b
-	ld1	{v1.16b}, [x7]
-	eor	v0.16b, v0.16b, v1.16b
-	st1	{v0.16b}, [x7]
-	ret
+	b	.Lccm_final_tag			/* the tag, as sm4rs_ce_ccm_final */
 	.endm
 
 /*
@@ -325,6 +321,26 @@ SYM_FUNC_END(sm4rs_ce_ccm_short_enc)
 SYM_FUNC_START(sm4rs_ce_ccm_short_dec)
 	ccm_short sd, 0
 SYM_FUNC_END(sm4rs_ce_ccm_short_dec)
+
+/*
+ * void sm4rs_ce_ccm_final(const u8 mac[16], u8 tag[16]);
+ *
+ * The tag of a request, and its one computation: the CBC-MAC mac masked with S0 = E(A0),
+ * which tag holds on entry and the full 16-byte tag replaces. The one-call functions end
+ * here too, at .Lccm_final_tag, with their MAC in v0 (lane order) and x7 the tag.
+ */
+SYM_FUNC_START(sm4rs_ce_ccm_final)
+	mov	MACP, x0
+	load_mac
+	mov	x7, x1
+.Lccm_final_tag:
+	/* The tag: the MAC masked with S0. */
+	rev32	v0.16b, v0.16b
+	ld1	{v1.16b}, [x7]
+	eor	v0.16b, v0.16b, v1.16b
+	st1	{v0.16b}, [x7]
+	ret
+SYM_FUNC_END(sm4rs_ce_ccm_final)
 
 	.section ".rodata", "a"
 	.align	4

@@ -23,7 +23,8 @@
  *
  * A request short enough for one NEON section is done by one call (sm4rs_ce_gcm_short_enc,
  * _dec: E(J0), the associated data, the text, the lengths block and the tag), longer ones
- * by the per-piece functions; both share the block loops below.
+ * by the per-piece functions; both share the block loops below, and both end in
+ * sm4rs_ce_gcm_final, the tag's one computation.
  *
  * Registers (AAPCS64): x0-x7 arguments, x9-x10 scratch (x11-x17 in the one-call functions);
  * v0-v3 counter blocks/keystream, v4-v7 data, v8-v11 H^1-H^4 and v12-v13 their Karatsuba
@@ -481,22 +482,7 @@ SYM_FUNC_END(sm4rs_ce_gcm_dec)
 	rbit	v4.16b, v4.16b
 	ghash1	v4
 .Lgcms\id\()_lens:
-	/* The lengths block: both lengths in bits, big-endian 64-bit. */
-	lsl	x9, x13, #3
-	lsl	x10, x12, #3
-	rev	x9, x9
-	rev	x10, x10
-	fmov	d4, x9
-	mov	v4.d[1], x10
-	rbit	v4.16b, v4.16b
-	ghash1	v4
-	/* The tag: the hash masked with E(J0). */
-	rbit	X.16b, X.16b
-	ld1	{v0.16b}, [x7]
-	eor	v0.16b, v0.16b, X.16b
-	st1	{v0.16b}, [x7]
-	restore_v8_v15
-	ret
+	b	.Lgcm_final_tag			/* the tag, as sm4rs_ce_gcm_final */
 	.endm
 
 /*
@@ -522,6 +508,43 @@ SYM_FUNC_END(sm4rs_ce_gcm_short_enc)
 SYM_FUNC_START(sm4rs_ce_gcm_short_dec)
 	gcm_short sd, 0
 SYM_FUNC_END(sm4rs_ce_gcm_short_dec)
+
+/*
+ * void sm4rs_ce_gcm_final(const u8 htable[64], const u8 x[16], u64 adlen, u64 len,
+ *			   u8 tag[16]);
+ *
+ * The tag of a request, and its one computation: the block of both lengths (adlen bytes
+ * of associated data, len of text) hashed into x, which is not written, and the hash
+ * masked with E(J0), which tag holds on entry and the full 16-byte tag replaces. The
+ * one-call functions end here too, at .Lgcm_final_tag, with their hash in X, the table's
+ * H1, K12, GPOLY and ZERO set up, x13 and x12 the lengths, x7 the tag and v8-v15 saved.
+ */
+SYM_FUNC_START(sm4rs_ce_gcm_final)
+	save_v8_v15
+	ghash_setup x0
+	ld1	{X.16b}, [x1]
+	rbit	X.16b, X.16b
+	mov	x13, x2
+	mov	x12, x3
+	mov	x7, x4
+.Lgcm_final_tag:
+	/* The lengths block: both lengths in bits, big-endian 64-bit. */
+	lsl	x9, x13, #3
+	lsl	x10, x12, #3
+	rev	x9, x9
+	rev	x10, x10
+	fmov	d4, x9
+	mov	v4.d[1], x10
+	rbit	v4.16b, v4.16b
+	ghash1	v4
+	/* The tag: the hash masked with E(J0). */
+	rbit	X.16b, X.16b
+	ld1	{v0.16b}, [x7]
+	eor	v0.16b, v0.16b, X.16b
+	st1	{v0.16b}, [x7]
+	restore_v8_v15
+	ret
+SYM_FUNC_END(sm4rs_ce_gcm_final)
 
 	.section ".rodata", "a"
 	.align	4

@@ -91,6 +91,13 @@ mod asm {
             x: *mut u8,
             htable: *const u8,
         );
+        pub(super) fn sm4rs_ce_gcm_final(
+            htable: *const u8,
+            x: *const u8,
+            ad_len: u64,
+            len: u64,
+            tag: *mut u8,
+        );
     }
 }
 
@@ -168,8 +175,8 @@ struct Gcm<'a> {
     x: Secret<BLOCK_SIZE>,
     /// The counter block of the next keystream block.
     ctr: Block,
-    /// E(J0), which masks the tag.
-    ek0: Secret<BLOCK_SIZE>,
+    /// E(J0), which masks the tag, until it becomes the tag.
+    tag: Secret<MAX_TAG>,
     /// The associated data.
     ad: Feed,
     ad_len: usize,
@@ -187,7 +194,7 @@ impl<'a> Gcm<'a> {
             key,
             x: Secret::zeroed(),
             ctr: j0,
-            ek0: Secret::zeroed(),
+            tag: Secret::zeroed(),
             ad: Feed::new(&[]),
             ad_len: req.assoc_len(),
             text_len: req.text_len(),
@@ -203,7 +210,7 @@ impl Chain for Gcm<'_> {
         unsafe {
             asm::sm4rs_ce_gcm_block(
                 self.key.rk.as_ptr(),
-                self.ek0.as_mut_ptr(),
+                self.tag.as_mut_ptr(),
                 self.ctr.as_ptr(),
             )
         };
@@ -264,20 +271,20 @@ impl Chain for Gcm<'_> {
         0
     }
 
-    /// The tag: the lengths hashed, and the hash masked with E(J0).
+    /// The tag (the core's, as the one-call functions end).
     fn finish(&mut self, _: &Neon) -> Secret<MAX_TAG> {
-        let mut lens = [0u8; BLOCK_SIZE];
-        lens[..8].copy_from_slice(&((self.ad_len as u64) * 8).to_be_bytes());
-        lens[8..].copy_from_slice(&((self.text_len as u64) * 8).to_be_bytes());
-        // SAFETY: one block on the stack; NEON is on (the token); the table is 64 bytes.
+        // SAFETY: NEON is on (the token); the table is 64 bytes, the hash and the tag's
+        // buffer (E(J0), replaced by the tag) 16.
         unsafe {
-            asm::sm4rs_ce_ghash(self.key.h.0.as_ptr(), self.x.as_mut_ptr(), lens.as_ptr(), 1)
+            asm::sm4rs_ce_gcm_final(
+                self.key.h.0.as_ptr(),
+                self.x.as_ptr(),
+                self.ad_len as u64,
+                self.text_len as u64,
+                self.tag.as_mut_ptr(),
+            )
         };
-        let mut tag = Secret::<MAX_TAG>::zeroed();
-        for ((t, x), e) in tag.iter_mut().zip(self.x.iter()).zip(self.ek0.iter()) {
-            *t = x ^ e;
-        }
-        tag
+        Secret::new(*self.tag)
     }
 }
 
