@@ -17,7 +17,7 @@
 #[allow(dead_code, unreachable_pub)]
 mod crypto;
 // sm4rs-oot-end
-#[path = "lib/aead.rs"]
+#[path = "lib/aead_mode.rs"]
 mod aead_mode;
 #[path = "lib/sm4.rs"]
 #[allow(dead_code, unreachable_pub)]
@@ -263,7 +263,7 @@ impl Aead for CcmSm4Ce {
     type Context = RoundKeys;
 
     fn set_key(ctx: &mut RoundKeys, key: &Key<'_>, simd: &mut Simd) -> Result {
-        aead_mode::expand_key(key.bytes(), ctx, simd)
+        aead_mode::expand_encryption_key(key.bytes(), ctx, simd)
     }
 
     fn check_auth_size(size: usize) -> Result {

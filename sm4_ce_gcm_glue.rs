@@ -15,7 +15,7 @@
 #[allow(dead_code, unreachable_pub)]
 mod crypto;
 // sm4rs-oot-end
-#[path = "lib/aead.rs"]
+#[path = "lib/aead_mode.rs"]
 mod aead_mode;
 #[path = "lib/sm4.rs"]
 #[allow(dead_code, unreachable_pub)]
@@ -304,7 +304,7 @@ impl Aead for GcmSm4Ce {
     type Context = GcmKey;
 
     fn set_key(ctx: &mut GcmKey, key: &Key<'_>, simd: &mut Simd) -> Result {
-        aead_mode::expand_key(key.bytes(), &mut ctx.rk, simd)?;
+        aead_mode::expand_encryption_key(key.bytes(), &mut ctx.rk, simd)?;
         let done = simd.neon(|_| {
             // SAFETY: NEON is on; a 32-word schedule and the 64-byte table.
             unsafe { asm::sm4rs_ce_gcm_init(ctx.rk.as_ptr(), ctx.h.0.as_mut_ptr()) }

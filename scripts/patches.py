@@ -404,7 +404,7 @@ DRIVERS = {
     "lib/mac.rs": "arch/arm64/crypto/sm4/mac.rs",
     "sm4_ce_gcm_glue.rs": "arch/arm64/crypto/sm4_ce_gcm_glue.rs",
     "sm4_ce_ccm_glue.rs": "arch/arm64/crypto/sm4_ce_ccm_glue.rs",
-    "lib/aead.rs": "arch/arm64/crypto/sm4/aead.rs",
+    "lib/aead_mode.rs": "arch/arm64/crypto/sm4/aead_mode.rs",
 }
 ASM = ("sm4_ce_core.S", "sm4_neon_core.S", "sm4_ce_gcm_core.S", "sm4_ce_ccm_core.S")
 TESTS = {

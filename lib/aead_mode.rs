@@ -32,7 +32,7 @@ extern "C" {
 /// The encryption schedule of `key` into `rk`, in place: with `sm4-ce`'s SM4EKEY where NEON
 /// may be used, with the Rust schedule otherwise (a `setkey` where it may not). `EINVAL`
 /// unless the key is 16 bytes.
-pub(crate) fn expand_key(key: &[u8], rk: &mut RoundKeys, simd: &mut Simd) -> Result {
+pub(crate) fn expand_encryption_key(key: &[u8], rk: &mut RoundKeys, simd: &mut Simd) -> Result {
     let key: &[u8; KEY_SIZE] = key.try_into().map_err(|_| EINVAL)?;
     let mut dec = RoundKeys::default();
     let done = simd.neon(|_| {
