@@ -33,6 +33,7 @@ pub mod cipher;
 pub mod compat;
 pub mod param;
 pub mod shash;
+pub mod shash_buffer;
 pub mod simd;
 pub mod skcipher;
 

@@ -17,13 +17,12 @@
 //! [`Shash::finup`] the last 0 to [`Shash::BLOCK_SIZE`] bytes, as the kernel's block-only
 //! hash interface (`CRYPTO_AHASH_ALG_BLOCK_ONLY`) hands them; where the kernel keeps the
 //! partial block between updates, it does so, else the abstraction does
-//! ([`compat::Partial`]).
+//! ([`shash_buffer::Partial`](super::shash_buffer::Partial)).
 
 use super::{
     alg::{ctx, exit_tfm, init_tfm, kind},
-    bindings, byte_slice,
-    compat::Partial,
-    name_array,
+    bindings, byte_slice, name_array,
+    shash_buffer::Partial,
     simd::Simd,
     Block,
 };

@@ -57,12 +57,12 @@ MUTANTS = [
     ("cmac-k2", "lib/mac.rs", "key.padded = double(&key.whole);", "key.padded = key.whole;",
      "sm4_ce_mac.*"),
     # (On 6.12 the abstraction keeps a hash's partial block, on 7.3 the hash API does:
-    # crypto/compat.rs.)
-    ("hash-keep-last-block", "crypto/compat.rs", "let keep = (data.len() - nz) % block + nz;",
+    # crypto/shash_buffer.rs.)
+    ("hash-keep-last-block", "crypto/shash_buffer.rs", "let keep = (data.len() - nz) % block + nz;",
      "let keep = data.len() % block;", "sm4_ce_mac.*", "6.12"),
-    ("hash-partial-fill", "crypto/compat.rs", "head.read(&mut self.buf[have..block]);",
+    ("hash-partial-fill", "crypto/shash_buffer.rs", "head.read(&mut self.buf[have..block]);",
      "head.read(&mut self.buf[..block - have]);", "sm4_ce_mac.*", "6.12"),
-    ("hash-bytes-left", "crypto/compat.rs", "            blocks(cx, whole);\n        }\n        rest\n",
+    ("hash-bytes-left", "crypto/shash_buffer.rs", "            blocks(cx, whole);\n        }\n        rest\n",
      "            blocks(cx, whole);\n        }\n        0\n", "sm4_ce_mac.*", "7.3"),
     ("cbcmac-chain", "sm4_ce_core.S",
      ".Lcbcmac_loop:\n\tld1\t{v0.16b}, [SRC], #16\n\trev32\tv0.16b, v0.16b\n"

@@ -348,7 +348,7 @@ def kconfig_blocks():
 # --- the series -----------------------------------------------------------------------------
 def patch1():
     files = {}
-    names = ["alg", "cipher", "skcipher", "shash", "aead", "simd", "compat", "param"]
+    names = ["alg", "cipher", "skcipher", "shash", "shash_buffer", "aead", "simd", "compat", "param"]
     texts = {}
     for n in names:
         texts[n] = to_kernel_crate(rd(os.path.join(REPO, f"crypto/{n}.rs")))
