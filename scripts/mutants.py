@@ -15,6 +15,12 @@ verdict, the tests that failed (or what went wrong), time; exits 1 if a mutant s
 has an error.
 
 Not part of `make test` (each mutant costs a module build and a VM boot).
+
+mutants.py --check [NAME...] builds and boots nothing: it checks that each mutant's file
+exists and holds its text exactly once (what applying it needs), printing a KTAP line
+"not ok N mutant.NAME # FILE: ..." for each that does not; exit 1 if any. `make test` runs
+it with the host checks (mutants-apply), so that a change to a line a mutant keys on shows
+at once, not at the next `make mutants`.
 """
 
 import concurrent.futures
@@ -252,7 +258,34 @@ def one(name, path, old, new, glob, lane, scratch_root, files, jobs):
         shutil.rmtree(tree, ignore_errors=True)
 
 
+def check(only):
+    """--check: whether every mutant (of `only`, if given) would apply; exit status."""
+    bad = seen = 0
+    for i, (name, path, old, *_) in enumerate(MUTANTS, 1):
+        if only and name not in only:
+            continue
+        seen += 1
+        full = os.path.join(REPO, path)
+        if not os.path.isfile(full):
+            why = f"{path}: no such file"
+        else:
+            with open(full, encoding="utf-8") as fh:
+                n = fh.read().count(old)
+            if n == 1:
+                continue
+            why = f"{path}: the text occurs {n} times, not once"
+        print(f"not ok {i} mutant.{name} # {why}")
+        bad += 1
+    unknown = sorted(only - {m[0] for m in MUTANTS})
+    for name in unknown:
+        print(f"# no mutant named {name}")
+    print(f"# {seen} mutants checked, {bad} not applicable")
+    return 1 if bad or unknown else 0
+
+
 def main():
+    if sys.argv[1:2] == ["--check"]:
+        sys.exit(check(set(sys.argv[2:])))
     only = set(sys.argv[1:])
     # Mutants built and booted at once (SM4RS_MUTANT_JOBS; default: one per core, each
     # boot with one vCPU when there are as many as cores).

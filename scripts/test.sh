@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # test.sh (make test): installs what is missing, then runs every test lane:
 #   host    the bootstrap check, cargo tests of the SM4 core (standard vectors, RustCrypto
-#           oracle), the AESE tables, the results parser, rustfmt
+#           oracle), the AESE tables, the results parser, the mutants' texts, rustfmt
 #   6.12    Linux 6.12 LTS, on three kernels: the unmodified test kernel with the modules
 #           built out of tree, and the kernel with the patch series (make patches) applied,
 #           the SM4 drivers built =m (intree-m) and built in (intree-y):
@@ -91,6 +91,17 @@ host_checks() {
 	else
 		diff <(echo "$got") "$fixture/expected.txt" | head -n 20 || :
 		echo "FAIL [host] results-parser (scripts/results.awk: not the results of tests/host/results/expected.txt, or exit 0)"
+		echo "0 1" >>"$counts"
+	fi
+	# Every mutant of make mutants still applies: its text once in its file (nothing built).
+	local mut mut_rc=0
+	mut=$("$PYTHON" "$REPO/scripts/mutants.py" --check) || mut_rc=$?
+	if [ "$mut_rc" -eq 0 ]; then
+		echo "PASS [host] mutants-apply"
+		echo "1 0" >>"$counts"
+	else
+		mut=$(echo "$mut" | sed -n 's/^not ok [0-9]* mutant\.//p' | paste -sd ';' -)
+		echo "FAIL [host] mutants-apply (${mut:-scripts/mutants.py --check exited $mut_rc})"
 		echo "0 1" >>"$counts"
 	fi
 	# The crate roots (rustfmt follows their modules) and the suite they include!.
