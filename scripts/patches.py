@@ -168,7 +168,7 @@ def to_driver(text, cfb=True):
         ('"lib/', '"sm4/'),
         ('#[path = "abstraction.rs"]', '#[path = "sm4/kunit_abstraction.rs"]'),
         ('#[path = "oracle.rs"]', '#[path = "sm4/kunit_oracle.rs"]'),
-        ('#[path = "aead.rs"]', '#[path = "sm4/kunit_aead.rs"]'),
+        ('#[path = "aead_suites.rs"]', '#[path = "sm4/kunit_aead.rs"]'),
         ("`lib/", "`sm4/"),
         ("`sm4_modes.rs`", "`sm4/kunit_modes.rs`"),
         ('include!("sm4_modes.rs")', 'include!("sm4/kunit_modes.rs")'),
@@ -356,7 +356,7 @@ def patch1():
     files["rust/kernel/crypto.rs"] = to_kernel_crate(rd(os.path.join(REPO, "crypto/mod.rs")))
     rust_all = list(files.values()) + [rd(os.path.join(REPO, p)) for p in (
         "tests/kunit/testing.rs", "tests/kunit/kunit.rs", "tests/kunit/abstraction.rs",
-        "tests/kunit/sm4_modes.rs", "tests/kunit/oracle.rs", "tests/kunit/aead.rs",
+        "tests/kunit/sm4_modes.rs", "tests/kunit/oracle.rs", "tests/kunit/aead_suites.rs",
         "tests/kunit/sm4_kunit_main.rs")]
     helpers, _ = helpers_c([rename_bindings(t) for t in rust_all])
     files["rust/helpers/crypto.c"] = helpers
@@ -412,7 +412,7 @@ TESTS = {
     "tests/kunit/sm4_modes.rs": "arch/arm64/crypto/sm4/kunit_modes.rs",
     "tests/kunit/abstraction.rs": "arch/arm64/crypto/sm4/kunit_abstraction.rs",
     "tests/kunit/oracle.rs": "arch/arm64/crypto/sm4/kunit_oracle.rs",
-    "tests/kunit/aead.rs": "arch/arm64/crypto/sm4/kunit_aead.rs",
+    "tests/kunit/aead_suites.rs": "arch/arm64/crypto/sm4/kunit_aead.rs",
     "tests/kunit/kunit.rs": "arch/arm64/crypto/sm4/kunit.rs",
     "tests/kunit/testing.rs": "arch/arm64/crypto/sm4/testing.rs",
     "tests/common/rng.rs": "arch/arm64/crypto/sm4/rng.rs",

@@ -17,13 +17,13 @@
 //! - `sm4_ce_mac`: the `sm4-ce` MACs (CMAC, XCBC, CBC-MAC) against the kernel's templates
 //!   over the oracle.
 //! - `sm4_ce_gcm`, `sm4_ce_ccm`: `gcm-sm4-ce` and `ccm-sm4-ce` against the kernel's `gcm_base`
-//!   and `ccm_base` templates over the oracle (`aead.rs`).
+//!   and `ccm_base` templates over the oracle (`aead_suites.rs`).
 //! - `sm4_abstraction`: the crypto abstraction's guarantees (registrations dropped while
 //!   their algorithms are in use; requests in hard interrupt context; NEON sections that
 //!   would nest, in task context and in a softirq).
 
-#[path = "aead.rs"]
-mod aead;
+#[path = "aead_suites.rs"]
+mod aead_suites;
 #[path = "../../crypto/mod.rs"]
 #[allow(dead_code, unreachable_pub)]
 mod crypto;
