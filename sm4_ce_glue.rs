@@ -54,17 +54,14 @@ crypto::module! {
     alias: [
         "cpu:type:*:feature:*0013*",
         "crypto-sm4", "crypto-sm4-ce",
-        "crypto-ecb(sm4)", "crypto-ecb-sm4-ce",
-        "crypto-cbc(sm4)", "crypto-cbc-sm4-ce",
-        "crypto-cfb(sm4)", "crypto-cfb-sm4-ce",
-        "crypto-ctr(sm4)", "crypto-ctr-sm4-ce",
-        "crypto-cts(cbc(sm4))", "crypto-cts-cbc-sm4-ce",
-        "crypto-xts(sm4)", "crypto-xts-sm4-ce",
         "crypto-cmac(sm4)", "crypto-cmac-sm4-ce",
         "crypto-xcbc(sm4)", "crypto-xcbc-sm4-ce",
         "crypto-cbcmac(sm4)", "crypto-cbcmac-sm4-ce",
     ],
 }
+
+// The skciphers' aliases, from the list of modes.
+crate::crypto::alg::alias_crypto!("sm4_ce", &modes::aliases(Ce::DRIVER_SUFFIX));
 
 /// The routines of `sm4_ce_core.S`. Each transforms exactly `nblocks` blocks from `src`
 /// to `dst` (the same or disjoint) and must run in a kernel-mode NEON section.

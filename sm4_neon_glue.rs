@@ -56,15 +56,10 @@ crypto::module! {
     author: "The sm4-rs authors",
     description: "SM4 block cipher (GB/T 32907-2016), NEON",
     license: "GPL",
-    alias: [
-        "crypto-ecb(sm4)", "crypto-ecb-sm4-neon",
-        "crypto-cbc(sm4)", "crypto-cbc-sm4-neon",
-        "crypto-cfb(sm4)", "crypto-cfb-sm4-neon",
-        "crypto-ctr(sm4)", "crypto-ctr-sm4-neon",
-        "crypto-cts(cbc(sm4))", "crypto-cts-cbc-sm4-neon",
-        "crypto-xts(sm4)", "crypto-xts-sm4-neon",
-    ],
 }
+
+// The skciphers' aliases, from the list of modes.
+crate::crypto::alg::alias_crypto!("sm4_neon", &modes::aliases(NeonBackend::DRIVER_SUFFIX));
 
 /// The routines of `sm4_neon_core.S`, all in a kernel-mode NEON section: `dst = E(src ^
 /// pre) ^ post` over batches of 8 blocks, or over 1 to 8 blocks, where `pre` and `post` may

@@ -145,6 +145,80 @@ macro_rules! kind {
 }
 pub(crate) use kind;
 
+/// The length of the `.modinfo` text of [`alias_crypto!`] for `names` with `prefix`.
+pub const fn aliases_len(prefix: &str, names: &[[&str; 3]]) -> usize {
+    let mut len = 0;
+    let mut i = 0;
+    while i < names.len() {
+        len += prefix.len() + ALIAS.len() + 1;
+        let mut j = 0;
+        while j < 3 {
+            len += names[i][j].len();
+            j += 1;
+        }
+        i += 1;
+    }
+    len
+}
+
+/// What `MODULE_ALIAS_CRYPTO()` puts before a name.
+const ALIAS: &str = "alias=crypto-";
+
+/// The `.modinfo` text of [`alias_crypto!`]: `alias=crypto-NAME` and a NUL for each name
+/// (the concatenation of its three parts), each after `prefix` (the module's name and a dot
+/// for a built-in module, as the kernel's `module!` writes its aliases). `N` must be
+/// [`aliases_len`]; the text is cut short otherwise.
+pub const fn aliases<const N: usize>(prefix: &str, names: &[[&str; 3]]) -> [u8; N] {
+    let mut out = [0u8; N];
+    let mut k = 0;
+    let mut i = 0;
+    while i < names.len() {
+        let parts = [prefix, ALIAS, names[i][0], names[i][1], names[i][2]];
+        let mut j = 0;
+        while j < parts.len() {
+            let b = parts[j].as_bytes();
+            let mut m = 0;
+            while m < b.len() && k < N {
+                out[k] = b[m];
+                k += 1;
+                m += 1;
+            }
+            j += 1;
+        }
+        // (The NUL: `out` is zeroed.)
+        k += 1;
+        i += 1;
+    }
+    out
+}
+
+/// `MODULE_ALIAS_CRYPTO()` for names computed at compile time: `$names`, a constant
+/// `&[[&str; 3]]`, each name the concatenation of its three parts, of the module `$module`
+/// (its name as `module!` gives it). The crypto API then loads the module for any of them
+/// (`request_module("crypto-NAME")`).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __crypto_alias_crypto {
+    ($module:literal, $names:expr) => {
+        const _: () = {
+            const NAMES: &[[&str; 3]] = $names;
+            const PREFIX: &str = if cfg!(MODULE) {
+                ""
+            } else {
+                concat!($module, ".")
+            };
+            const LEN: usize = $crate::crypto::alg::aliases_len(PREFIX, NAMES);
+            #[used]
+            #[link_section = ".modinfo"]
+            static ALIASES: [u8; LEN] = $crate::crypto::alg::aliases::<LEN>(PREFIX, NAMES);
+        };
+    };
+}
+// (Out of tree each module compiles its own copy of the abstraction, and most do not use
+// this.)
+#[allow(unused_imports)]
+pub use __crypto_alias_crypto as alias_crypto;
+
 /// The C description of one algorithm of kind `K`, built at compile time by the kind's
 /// `alg()` (e.g. [`super::skcipher::alg`]), for [`Registration::new`].
 pub struct Desc<K: Kind>(pub(crate) K::Raw);

@@ -105,6 +105,15 @@ pub const fn name_array<const N: usize>(name: &CStr) -> [c_char; N] {
     out
 }
 
+/// `s`, a name and its NUL (as `concat!(name, "\0")` gives), as a C string; the empty string
+/// if `s` is not NUL-terminated or has another NUL.
+pub const fn c_name(s: &'static str) -> &'static CStr {
+    match CStr::from_bytes_with_nul(s.as_bytes()) {
+        Ok(name) => name,
+        Err(_) => c"",
+    }
+}
+
 /// A driver name built at compile time from a mode and an implementation: `ecb` and
 /// `sm4-ce` give `ecb-sm4-ce`, as the kernel's drivers name themselves.
 ///

@@ -15,7 +15,7 @@
 
 use crate::crypto::{
     alg::Desc,
-    edeadlk,
+    c_name, edeadlk,
     simd::{Neon, Simd},
     skcipher::{InOut, Key, Request, Skcipher, SkcipherKind, Step},
     DriverName, Secret,
@@ -23,6 +23,10 @@ use crate::crypto::{
 use crate::sm4::{self, RoundKeys, BLOCK_SIZE};
 use core::{ffi::CStr, marker::PhantomData};
 use kernel::error::{code::EINVAL, Result};
+use mode_list::with_modes;
+
+#[path = "mode_list.rs"]
+mod mode_list;
 
 /// An SM4 IV (or counter, or tweak).
 pub(crate) type Iv = [u8; BLOCK_SIZE];
@@ -79,27 +83,6 @@ pub(crate) struct Sm4Ctx {
 pub(crate) struct XtsCtx {
     data: sm4::Key,
     tweak: sm4::Key,
-}
-
-/// The number of skciphers of a back end.
-#[cfg(not(CONFIG_CRYPTO_SM4_RUST_CFB))]
-pub(crate) const MODES: usize = 5;
-/// The number of skciphers of a back end, `cfb(sm4)` included.
-#[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
-pub(crate) const MODES: usize = 6;
-
-/// The skciphers of a back end, for registration.
-pub(crate) fn algs<B: Backend>() -> [Desc<SkcipherKind>; MODES] {
-    use crate::crypto::skcipher::alg;
-    [
-        alg::<Ecb<B>>(),
-        alg::<Cbc<B>>(),
-        #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
-        alg::<Cfb<B>>(),
-        alg::<Ctr<B>>(),
-        alg::<Cts<B>>(),
-        alg::<Xts<B>>(),
-    ]
 }
 
 /// Expands a 16-byte key with the back end, into `out`.
@@ -209,22 +192,57 @@ pub(crate) fn gf128_mul_x(t: &Iv) -> Iv {
     out
 }
 
-/// Declares the skcipher type `$name` of a back end: the constants common to its modes.
-macro_rules! sm4_skcipher {
-    ($name:ident, $alg:literal, $mode:literal, $bs:expr, $walk:expr, $key:expr) => {
-        #[doc = concat!("The `", stringify!($alg), "` skcipher of a back end.")]
-        pub(crate) struct $name<B: Backend>(PhantomData<B>);
+/// Declares the modes of the list (`lib/mode_list.rs`): each mode's type and constants, the
+/// number of modes ([`MODES`]), their registration ([`algs`]) and their module aliases
+/// ([`aliases`]).
+macro_rules! declare_modes {
+    ($(
+        $(#[$attr:meta])*
+        $ty:ident: $alg:literal, $mode:literal, $key:literal, $iv:literal, $block:literal,
+        $unit:literal, $reference:literal;
+    )*) => {
+        $(
+            $(#[$attr])*
+            #[doc = concat!("The `", $alg, "` skcipher of a back end.")]
+            pub(crate) struct $ty<B: Backend>(PhantomData<B>);
 
-        impl<B: Backend> $name<B> {
-            const NAME: &'static CStr = $alg;
-            const DRIVER_BYTES: DriverName = DriverName::new($mode, B::DRIVER_SUFFIX);
-            const DRIVER: &'static CStr = Self::DRIVER_BYTES.as_c_str();
-            const BLOCK: u32 = $bs;
-            const WALK: u32 = $walk;
-            const KEY: u32 = $key;
+            $(#[$attr])*
+            impl<B: Backend> $ty<B> {
+                const NAME: &'static CStr = c_name(concat!($alg, "\0"));
+                const DRIVER_BYTES: DriverName = DriverName::new($mode, B::DRIVER_SUFFIX);
+                const DRIVER: &'static CStr = Self::DRIVER_BYTES.as_c_str();
+                const BLOCK: u32 = $block;
+                const KEY: u32 = $key;
+            }
+        )*
+
+        /// The number of skciphers of a back end.
+        pub(crate) const MODES: usize = [$($(#[$attr])* $mode),*].len();
+
+        /// The skciphers of a back end, for registration.
+        pub(crate) fn algs<B: Backend>() -> [Desc<SkcipherKind>; MODES] {
+            use crate::crypto::skcipher::alg;
+            [$($(#[$attr])* alg::<$ty<B>>()),*]
+        }
+
+        /// The module aliases of a back end's skciphers (for `alias_crypto!`): each
+        /// algorithm's name and each driver's, `suffix` the back end's
+        /// [`Backend::DRIVER_SUFFIX`].
+        pub(crate) const fn aliases(suffix: &'static str) -> [[&'static str; 3]; 2 * MODES] {
+            let modes: [[&'static str; 2]; MODES] = [$($(#[$attr])* [$alg, $mode]),*];
+            let mut out = [["", "", ""]; 2 * MODES];
+            let mut i = 0;
+            while i < MODES {
+                out[2 * i] = [modes[i][0], "", ""];
+                out[2 * i + 1] = [modes[i][1], "-", suffix];
+                i += 1;
+            }
+            out
         }
     };
 }
+
+with_modes!(declare_modes);
 
 /// The context and key setting of the modes with one SM4 key.
 macro_rules! sm4_single_key {
@@ -237,15 +255,15 @@ macro_rules! sm4_single_key {
     };
 }
 
-/// The constants of an skcipher declared by `sm4_skcipher!`.
+/// The constants of an skcipher declared by `declare_modes!`; `$walk` its walk size.
 macro_rules! sm4_consts {
-    () => {
+    ($walk:expr) => {
         const NAME: &'static CStr = Self::NAME;
         const DRIVER_NAME: &'static CStr = Self::DRIVER;
         const PRIORITY: i32 = B::PRIORITY;
         const BLOCK_SIZE: u32 = Self::BLOCK;
         const CHUNK_SIZE: u32 = BLOCK_SIZE as u32;
-        const WALK_SIZE: u32 = Self::WALK;
+        const WALK_SIZE: u32 = $walk;
         const MIN_KEY_SIZE: u32 = Self::KEY;
         const MAX_KEY_SIZE: u32 = Self::KEY;
 
@@ -259,16 +277,8 @@ macro_rules! sm4_consts {
     };
 }
 
-sm4_skcipher!(Ecb, c"ecb(sm4)", "ecb", 16, 16 * B::STRIDE, 16);
-sm4_skcipher!(Cbc, c"cbc(sm4)", "cbc", 16, 16 * B::STRIDE, 16);
-#[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
-sm4_skcipher!(Cfb, c"cfb(sm4)", "cfb", 1, 16 * B::STRIDE, 16);
-sm4_skcipher!(Ctr, c"ctr(sm4)", "ctr", 1, 16 * B::STRIDE, 16);
-sm4_skcipher!(Cts, c"cts(cbc(sm4))", "cts-cbc", 16, 32, 16);
-sm4_skcipher!(Xts, c"xts(sm4)", "xts", 16, 32, 32);
-
 impl<B: Backend> Skcipher for Ecb<B> {
-    sm4_consts!();
+    sm4_consts!(16 * B::STRIDE);
     type Iv = [u8; 0];
     sm4_single_key!();
 }
@@ -289,7 +299,7 @@ impl<B: Backend> Ecb<B> {
 }
 
 impl<B: Backend> Skcipher for Cbc<B> {
-    sm4_consts!();
+    sm4_consts!(16 * B::STRIDE);
     type Iv = Iv;
     sm4_single_key!();
 }
@@ -310,7 +320,7 @@ impl<B: Backend> Cbc<B> {
 
 #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
 impl<B: Backend> Skcipher for Cfb<B> {
-    sm4_consts!();
+    sm4_consts!(16 * B::STRIDE);
     type Iv = Iv;
     sm4_single_key!();
 }
@@ -331,7 +341,7 @@ impl<B: Backend> Cfb<B> {
 }
 
 impl<B: Backend> Skcipher for Ctr<B> {
-    sm4_consts!();
+    sm4_consts!(16 * B::STRIDE);
     type Iv = Iv;
     sm4_single_key!();
 }
@@ -345,7 +355,7 @@ impl<B: Backend> Ctr<B> {
 }
 
 impl<B: Backend> Skcipher for Cts<B> {
-    sm4_consts!();
+    sm4_consts!(32);
     type Iv = Iv;
     sm4_single_key!();
 }
@@ -439,7 +449,7 @@ impl<B: Backend> Cts<B> {
 }
 
 impl<B: Backend> Skcipher for Xts<B> {
-    sm4_consts!();
+    sm4_consts!(32);
     type Iv = Iv;
     type Context = XtsCtx;
 

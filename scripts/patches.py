@@ -93,8 +93,7 @@ CFB_RE = re.compile(r"^\s*#\[cfg\((not\()?" + CFB_CFG + r"\)?\)\]\s*$")
 def resolve(text, cfb=True):
     """Out-of-tree-only regions and sm4rs cfgs resolved for this kernel. Without `cfb` (the
     patches before the one that adds cfb(sm4)), the items of CONFIG_CRYPTO_SM4_RUST_CFB are
-    left out, those of its negation kept without their attribute, and the cfb module
-    aliases dropped."""
+    left out, those of its negation kept without their attribute."""
     out = []
     lines = text.split("\n")
     i = 0
@@ -109,9 +108,6 @@ def resolve(text, cfb=True):
             while out and out[-1].strip().startswith("///"):
                 out.pop()
             i = strip_item(lines, i + 1)
-            continue
-        if not cfb and re.match(r'^\s*"crypto-cfb[-(]', line):
-            i += 1
             continue
         if s == "// sm4rs-oot-begin":
             oot = True
@@ -401,6 +397,7 @@ DRIVERS = {
     "sm4_neon_glue.rs": "arch/arm64/crypto/sm4_neon_glue.rs",
     "lib/sm4.rs": "arch/arm64/crypto/sm4/sm4.rs",
     "lib/modes.rs": "arch/arm64/crypto/sm4/modes.rs",
+    "lib/mode_list.rs": "arch/arm64/crypto/sm4/mode_list.rs",
     "lib/mac.rs": "arch/arm64/crypto/sm4/mac.rs",
     "sm4_ce_gcm_glue.rs": "arch/arm64/crypto/sm4_ce_gcm_glue.rs",
     "sm4_ce_ccm_glue.rs": "arch/arm64/crypto/sm4_ce_ccm_glue.rs",

@@ -11,6 +11,8 @@
 #   modules.lint          the clippy + W=1 pass printed no warning
 #   modules.build         `make KDIR=` built the three drivers and the test module
 #   modules.no-test-code  the drivers hold no KUnit or test-client code (sm4_kunit has it)
+#   modules.aliases       each driver has the "crypto-ALG(...)" module aliases of upstream's C
+#                         module of its name (not on in-tree kernels)
 #   modules.ub-checks     on a kernel with CONFIG_RUST_DEBUG_ASSERTIONS, the drivers carry
 #                         rustc's undefined-behaviour checks (null and misaligned pointer
 #                         dereferences), i.e. they were not built by clippy-driver
@@ -176,6 +178,35 @@ done
 n=$("$NM" "$stage/sm4_kunit.ko" | grep -cE '5kunit|7testing|CipherTfm|SkcipherTfm' || true)
 [ "$n" -gt 0 ] || bad+=("sm4_kunit.ko has no KUnit symbols: the check cannot see test code")
 if [ ${#bad[@]} -eq 0 ]; then result 0 modules.no-test-code; else result 1 modules.no-test-code "${bad[*]}"; fi
+
+# The module aliases: ours load on demand (request_module("crypto-NAME")) for every
+# algorithm that upstream's C module of the same name in this kernel's own build does (its
+# MODULE_ALIAS_CRYPTO() "crypto-ALG(...)" aliases are among ours). In-tree kernels build
+# ours instead of upstream's: nothing to compare with there.
+aliases_of() {
+	"$LLVM_BIN/llvm-readelf" -p .modinfo "$1" | sed -n 's/^ *\[ *[0-9a-f]*\] alias=//p'
+}
+bad=() seen=0
+case $lane in *-intree-*) ;; *)
+	for m in "${DRIVERS[@]}"; do
+		up=$(find "$kdir/arch/arm64/crypto" "$kdir/crypto" -name "$m.ko" -o -name "${m//-/_}.ko" |
+			head -n 1)
+		[ -n "$up" ] || continue
+		seen=$((seen + 1))
+		ours=$(aliases_of "$stage/$m.ko")
+		for a in $(aliases_of "$up" | grep -x 'crypto-.*(.*)'); do
+			grep -qxF -- "$a" <<<"$ours" || bad+=("$m.ko lacks $a")
+		done
+	done
+	;;
+esac
+if [ "$seen" -eq 0 ]; then
+	echo "NOT RUN $tag modules.aliases (no upstream C module of these names in $kdir)"
+elif [ ${#bad[@]} -eq 0 ]; then
+	result 0 modules.aliases
+else
+	result 1 modules.aliases "${bad[*]}"
+fi
 
 if grep -q '^CONFIG_RUST_DEBUG_ASSERTIONS=y' "$kdir/.config"; then
 	bad=()

@@ -32,6 +32,8 @@ cp "$("$REPO/scripts/tools.sh")"/* "$work/root/bin/"
 install -m 755 "$REPO/tests/vm/init" "$work/root/init"
 cp "$REPO"/tests/vm/*.sh "$work/root/tests/"
 cp -r "$REPO/tests/vm/lib" "$work/root/tests/"
+# The list of modes, as the scenarios and the AF_ALG tool read it.
+"$REPO/scripts/modes.sh" >"$work/root/tests/lib/modes.list" || die "the list of modes (above)"
 # (test-upstream: none of this project's modules, only the kernel's.)
 [ "$mode" = test-upstream ] || cp "$stage"/. -r "$work/root/lib/modules/sm4rs/"
 # The kernel's modules: those of its modules.order (a build directory may hold stale ones).

@@ -30,6 +30,8 @@ mod crypto;
 #[path = "kunit.rs"]
 #[allow(dead_code, unreachable_pub)]
 mod kunit;
+#[path = "../../lib/mode_list.rs"]
+mod mode_list;
 #[path = "oracle.rs"]
 mod oracle;
 #[path = "../common/rng.rs"]
@@ -285,15 +287,8 @@ mod generic {
 
 /// Suite `sm4_ce`: the modes of `sm4-ce`.
 mod ce {
-    /// The drivers under test.
-    const DRIVERS: Names = Names {
-        ecb: c"ecb-sm4-ce",
-        cbc: c"cbc-sm4-ce",
-        cfb: c"cfb-sm4-ce",
-        ctr: c"ctr-sm4-ce",
-        cts: c"cts-cbc-sm4-ce",
-        xts: c"xts-sm4-ce",
-    };
+    /// The drivers under test: `<mode>-SUFFIX`.
+    const SUFFIX: &str = "sm4-ce";
 
     /// The priority of the drivers.
     const PRIORITY: i32 = 400;
@@ -304,15 +299,8 @@ mod ce {
 
 /// Suite `sm4_neon`: the modes of `sm4-neon`.
 mod neon {
-    /// The drivers under test.
-    const DRIVERS: Names = Names {
-        ecb: c"ecb-sm4-neon",
-        cbc: c"cbc-sm4-neon",
-        cfb: c"cfb-sm4-neon",
-        ctr: c"ctr-sm4-neon",
-        cts: c"cts-cbc-sm4-neon",
-        xts: c"xts-sm4-neon",
-    };
+    /// The drivers under test: `<mode>-SUFFIX`.
+    const SUFFIX: &str = "sm4-neon";
 
     /// The priority of the drivers.
     const PRIORITY: i32 = 200;
@@ -385,10 +373,15 @@ mod neon {
             }
             {
                 let _forced = Forced::new(v)?;
-                differential(B.ecb, Reference(c"ecb(sm4-oracle)"), 16, 0x5eed_0102)?;
-                differential(B.cbc, Reference(c"cbc(sm4-oracle)"), 16, 0x5eed_0103)?;
-                differential(B.ctr, Reference(c"ctr(sm4-oracle)"), 16, 0x5eed_0105)?;
-                differential(B.xts, Reference(c"xts(ecb(sm4-oracle))"), 32, 0x5eed_0107)?;
+                for (name, seed) in [
+                    (c"ecb(sm4)", 0x5eed_0102),
+                    (c"cbc(sm4)", 0x5eed_0103),
+                    (c"ctr(sm4)", 0x5eed_0105),
+                    (c"xts(sm4)", 0x5eed_0107),
+                ] {
+                    let m = mode(name)?;
+                    differential(m.driver, m.reference, m.key, seed)?;
+                }
             }
             for (n, sym, c) in counters.iter() {
                 let calls = c.count();

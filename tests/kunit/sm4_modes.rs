@@ -2,8 +2,9 @@
 
 // KUnit suite of an accelerated SM4 driver's modes, shared by the back ends: `include!`d by
 // the test module (`tests/kunit/sm4_kunit_main.rs`) once per driver, into a module that
-// names the drivers under test as `DRIVERS` and then declares the suite with
-// `modes_suite!(name)`. The drivers are reached through the crypto API only, by driver
+// names the back end's driver suffix as `SUFFIX` and its priority as `PRIORITY` and then
+// declares the suite with `modes_suite!(name)`. The modes, their drivers and references
+// come from the list of modes (`lib/mode_list.rs`). The drivers are reached through the crypto API only, by driver
 // name, so the production modules carry no test code; the suite is skipped where the driver
 // is not loaded.
 //
@@ -15,10 +16,8 @@
 // pieces and mixed pieces; the IV each request leaves is compared too. A 16-page request
 // in one piece must take at least one NEON section per page.
 
-use self::DRIVERS as B;
-use crate::crypto::bindings;
+use crate::crypto::{bindings, c_name, DriverName};
 use crate::kunit::{check, check_eq, check_ok, in_matrix, skip_unless, suite, Failure, TestResult};
-use crate::oracle;
 use crate::sm4::vectors;
 use crate::testing::{in_hard_irq, AlgParams, SkcipherTfm as Tfm};
 use core::ffi::CStr;
@@ -27,20 +26,66 @@ use kernel::{alloc::flags::GFP_KERNEL, alloc::KBox, alloc::KVec};
 
 use crate::rng::Rng;
 
-/// The driver names of the modes under test.
-pub(crate) struct Names {
-    /// `ecb(sm4)`.
-    pub(crate) ecb: &'static CStr,
-    /// `cbc(sm4)`.
-    pub(crate) cbc: &'static CStr,
-    /// `cfb(sm4)`.
-    pub(crate) cfb: &'static CStr,
-    /// `ctr(sm4)`.
-    pub(crate) ctr: &'static CStr,
-    /// `cts(cbc(sm4))`.
-    pub(crate) cts: &'static CStr,
-    /// `xts(sm4)`.
-    pub(crate) xts: &'static CStr,
+/// A mode under test, as the list of modes declares it.
+struct Mode {
+    /// The algorithm.
+    name: &'static CStr,
+    /// The driver under test.
+    driver: &'static CStr,
+    /// The key size.
+    key: usize,
+    /// The IV size (0: none).
+    iv: usize,
+    /// The algorithm's block size.
+    block: usize,
+    /// The multiple that request lengths must be.
+    unit: usize,
+    /// What the driver is compared with.
+    reference: Reference,
+    /// Behind a Kconfig symbol (a `#[cfg]` in the list): a driver may lack it.
+    optional: bool,
+}
+
+/// Declares [`MODES`] from the list of modes.
+macro_rules! modes_under_test {
+    ($(
+        $(#[$attr:meta])*
+        $ty:ident: $alg:literal, $mode:literal, $key:literal, $iv:literal, $block:literal,
+        $unit:literal, $reference:literal;
+    )*) => {
+        /// The modes under test, in the list's order, with the drivers of `SUFFIX`.
+        static MODES: &[Mode] = &[$(
+            $(#[$attr])*
+            Mode {
+                name: c_name(concat!($alg, "\0")),
+                driver: {
+                    static NAME: DriverName = DriverName::new($mode, SUFFIX);
+                    NAME.as_c_str()
+                },
+                key: $key,
+                iv: $iv,
+                block: $block,
+                unit: $unit,
+                reference: Reference(c_name(concat!($reference, "\0"))),
+                optional: false $(|| !stringify!($attr).is_empty())*,
+            },
+        )*];
+    };
+}
+crate::mode_list::with_modes!(modes_under_test);
+
+/// The mode of algorithm `name`.
+fn mode(name: &CStr) -> Result<&'static Mode, Failure> {
+    MODES
+        .iter()
+        .find(|m| m.name == name)
+        .ok_or_else(|| fail("a mode the test needs is not in the list"))
+}
+
+/// Whether the driver has mode `m` (an optional mode is registered only with its Kconfig
+/// symbol, in a kernel tree; out of tree always: the VM tests check that it is served).
+fn has(m: &Mode) -> bool {
+    !m.optional || Tfm::new(m.driver).is_ok()
 }
 
 fn fail(what: &'static str) -> Failure {
@@ -54,13 +99,7 @@ fn fail(what: &'static str) -> Failure {
 
 /// Whether the driver under test is loaded (its suite is skipped otherwise).
 fn present() -> bool {
-    Tfm::new(B.ecb).is_ok()
-}
-
-/// Whether the driver has `cfb(sm4)` (in a kernel tree, `CRYPTO_SM4_RUST_CFB`; out of tree,
-/// always: the VM tests check that it is served).
-fn has_cfb() -> bool {
-    Tfm::new(B.cfb).is_ok()
+    MODES.first().is_some_and(|m| Tfm::new(m.driver).is_ok())
 }
 
 fn vec_of(data: &[u8]) -> Result<KVec<u8>, Failure> {
@@ -202,38 +241,20 @@ fn differential(
     Ok(())
 }
 
-fn ecb_vs_oracle() -> TestResult {
+/// Each mode of the list against its reference (see [`differential`]).
+fn modes_vs_oracle() -> TestResult {
     skip_unless!(present(), "the driver is not loaded");
-    differential(B.ecb, Reference(c"ecb(sm4-oracle)"), 16, 0x5eed_0002)
-}
-
-fn cbc_vs_oracle() -> TestResult {
-    skip_unless!(present(), "the driver is not loaded");
-    differential(B.cbc, Reference(c"cbc(sm4-oracle)"), 16, 0x5eed_0003)
-}
-
-fn cfb_vs_oracle() -> TestResult {
-    skip_unless!(present(), "the driver is not loaded");
-    skip_unless!(
-        has_cfb(),
-        "the driver has no cfb(sm4) (CRYPTO_SM4_RUST_CFB)"
-    );
-    differential(B.cfb, Reference(oracle::CFB), 16, 0x5eed_0004)
-}
-
-fn ctr_vs_oracle() -> TestResult {
-    skip_unless!(present(), "the driver is not loaded");
-    differential(B.ctr, Reference(c"ctr(sm4-oracle)"), 16, 0x5eed_0005)
-}
-
-fn cts_vs_oracle() -> TestResult {
-    skip_unless!(present(), "the driver is not loaded");
-    differential(B.cts, Reference(c"cts(cbc(sm4-oracle))"), 16, 0x5eed_0006)
-}
-
-fn xts_vs_oracle() -> TestResult {
-    skip_unless!(present(), "the driver is not loaded");
-    differential(B.xts, Reference(c"xts(ecb(sm4-oracle))"), 32, 0x5eed_0007)
+    for (i, m) in MODES.iter().enumerate() {
+        if !has(m) {
+            kernel::pr_info!(
+                "    # {:?}: not registered (a Kconfig symbol), not tested\n",
+                m.name
+            );
+            continue;
+        }
+        differential(m.driver, m.reference, m.key, 0x5eed_0002 + i as u64)?;
+    }
+    Ok(())
 }
 
 /// Keys set where NEON may not be used (in hard interrupt context, as by a caller with
@@ -246,18 +267,11 @@ fn set_key_without_neon() -> TestResult {
     rng.fill(&mut key);
     rng.fill(&mut iv);
     rng.fill(&mut data);
-    for (drv, reference, key_len, len) in [
-        (B.ecb, Reference(c"ecb(sm4-oracle)"), 16, 96),
-        (B.cbc, Reference(c"cbc(sm4-oracle)"), 16, 96),
-        (B.cfb, Reference(oracle::CFB), 16, 100),
-        (B.ctr, Reference(c"ctr(sm4-oracle)"), 16, 100),
-        (B.cts, Reference(c"cts(cbc(sm4-oracle))"), 16, 100),
-        (B.xts, Reference(c"xts(ecb(sm4-oracle))"), 32, 100),
-    ] {
-        if drv == B.cfb && !has_cfb() {
-            continue;
-        }
-        let key = &key[..key_len];
+    for m in MODES.iter().filter(|m| has(m)) {
+        let (drv, reference) = (m.driver, m.reference);
+        // (Several blocks, and a tail where the mode takes one.)
+        let len = if m.unit > 1 { 96 } else { 100 };
+        let key = &key[..m.key];
         let mut tfm = check_ok!(Tfm::new(drv));
         let mut keyed = None;
         check!(in_hard_irq(|| keyed = Some(tfm.set_key(key).is_ok())).is_ok());
@@ -285,16 +299,20 @@ fn set_key_without_neon() -> TestResult {
 /// OpenSSL's CFB vectors, whole blocks and a partial last block, both directions.
 fn cfb_vectors() -> TestResult {
     skip_unless!(present(), "the driver is not loaded");
+    let cfb = MODES.iter().find(|m| m.name == c"cfb(sm4)" && has(m));
     skip_unless!(
-        has_cfb(),
+        cfb.is_some(),
         "the driver has no cfb(sm4) (CRYPTO_SM4_RUST_CFB)"
     );
+    let Some(cfb) = cfb else {
+        return Err(fail("no cfb(sm4)"));
+    };
     let iv0: [u8; 16] = core::array::from_fn(|i| i as u8);
     let pt: [u8; 64] = core::array::from_fn(|i| i as u8);
     for len in [64usize, 37, 5] {
         for layout in [LAYOUTS[0], LAYOUTS[3]] {
             let ct = run(
-                Reference(B.cfb),
+                Reference(cfb.driver),
                 true,
                 &vectors::STD_KEY,
                 &iv0,
@@ -304,7 +322,7 @@ fn cfb_vectors() -> TestResult {
             let ct = check_ok!(ct);
             check!(ct.0[..] == vectors::CFB_CT[..len]);
             let back = run(
-                Reference(B.cfb),
+                Reference(cfb.driver),
                 false,
                 &vectors::STD_KEY,
                 &iv0,
@@ -321,6 +339,7 @@ fn cfb_vectors() -> TestResult {
 /// The 128-bit counter carries: from all-ones, and across the low half within a stride.
 fn ctr_counter_wrap() -> TestResult {
     skip_unless!(present(), "the driver is not loaded");
+    let ctr = mode(c"ctr(sm4)")?;
     let mut data = [0u8; 20 * 16 + 5];
     Rng(0x5eed_0008).fill(&mut data);
     let key = [0x42u8; 16];
@@ -334,15 +353,15 @@ fn ctr_counter_wrap() -> TestResult {
     ivs[3][8..].copy_from_slice(&(u64::MAX - 12).to_be_bytes());
     for iv in ivs.iter() {
         for len in [data.len(), 16 * 9, 16] {
-            let a = run(Reference(B.ctr), true, &key, iv, &data[..len], LAYOUTS[0])?;
-            let b = run(
-                Reference(c"ctr(sm4-oracle)"),
+            let a = run(
+                Reference(ctr.driver),
                 true,
                 &key,
                 iv,
                 &data[..len],
                 LAYOUTS[0],
             )?;
+            let b = run(ctr.reference, true, &key, iv, &data[..len], LAYOUTS[0])?;
             let (a, b) = (check_ok!(a), check_ok!(b));
             check!(a.0[..] == b.0[..]);
             check_eq!(a.1, b.1);
@@ -358,17 +377,8 @@ fn bad_inputs() -> TestResult {
     let iv = [0u8; 16];
     let data = [0u8; 64];
     // Wrong key lengths.
-    for (drv, good) in [
-        (B.ecb, 16),
-        (B.cbc, 16),
-        (B.cfb, 16),
-        (B.ctr, 16),
-        (B.cts, 16),
-        (B.xts, 32),
-    ] {
-        if drv == B.cfb && !has_cfb() {
-            continue;
-        }
+    for m in MODES.iter().filter(|m| has(m)) {
+        let (drv, good) = (m.driver, m.key);
         let mut tfm = check_ok!(Tfm::new(drv));
         for len in [0usize, 1, 15, 17, 24, 31, 33, 48, 64] {
             if len == good {
@@ -383,19 +393,19 @@ fn bad_inputs() -> TestResult {
         check!(tfm.set_key(&[7u8; 64][..good]).is_ok());
     }
     // XTS with equal halves: refused when weak keys are forbidden, accepted otherwise.
-    let mut tfm = check_ok!(Tfm::new(B.xts));
+    let mut tfm = check_ok!(Tfm::new(mode(c"xts(sm4)")?.driver));
     let same = [0x33u8; 32];
     check!(tfm.set_key(&same).is_ok());
     tfm.forbid_weak_keys(true);
     check_eq!(tfm.set_key(&same).map_err(|e| e.to_errno()), Err(EINVAL));
-    // Requests shorter than a block (CTS, XTS) or not whole blocks (ECB, CBC).
-    for (drv, key_len, lens) in [
-        (B.cts, 16, &[1usize, 15][..]),
-        (B.xts, 32, &[1, 15][..]),
-        (B.ecb, 16, &[1, 17, 33][..]),
-        (B.cbc, 16, &[15, 31, 63][..]),
-    ] {
-        for &len in lens {
+    // Requests shorter than the block size, or not whole units.
+    for m in MODES.iter().filter(|m| has(m)) {
+        let (drv, key_len) = (m.driver, m.key);
+        let short = [1, m.block - 1].into_iter().filter(|_| m.block > 1);
+        let partial = [m.unit + 1, 2 * m.unit - 1, 4 * m.unit - 1]
+            .into_iter()
+            .filter(|_| m.unit > 1);
+        for len in short.chain(partial) {
             let key: [u8; 32] = core::array::from_fn(|i| i as u8);
             for enc in [true, false] {
                 let r = run(
@@ -420,9 +430,10 @@ fn ecb_null_iv() -> TestResult {
     let mut data = [0u8; 4 * 16];
     Rng(0x5eed_0009).fill(&mut data);
     let key = vectors::STD_KEY;
+    let ecb = mode(c"ecb(sm4)")?;
     for enc in [true, false] {
         let mut out = [KVec::new(), KVec::new()];
-        for (o, name) in out.iter_mut().zip([B.ecb, c"ecb(sm4-oracle)"]) {
+        for (o, name) in out.iter_mut().zip([ecb.driver, ecb.reference.0]) {
             let mut tfm = check_ok!(Tfm::new(name));
             check!(tfm.set_key(&key).is_ok());
             let mut buf = vec_of(&data)?;
@@ -444,33 +455,30 @@ fn ecb_null_iv() -> TestResult {
 /// their buffers, IVs and keys and split their requests from these.
 fn driver_parameters() -> TestResult {
     skip_unless!(present(), "the driver is not loaded");
-    // (driver, block size, chunk size, key size): ivsize 16 but for ECB, the walk size a
-    // multiple of the chunk size, synchronous, the back end's priority.
-    for (drv, block, chunk, key, iv) in [
-        (B.ecb, 16, 16, 16, 0),
-        (B.cbc, 16, 16, 16, 16),
-        (B.cfb, 1, 16, 16, 16),
-        (B.ctr, 1, 16, 16, 16),
-        (B.cts, 16, 16, 16, 16),
-        (B.xts, 16, 16, 32, 16),
-    ] {
-        if drv == B.cfb && !has_cfb() {
-            continue;
-        }
+    // The sizes the reference registered (the kernel's templates over the oracle) and the
+    // list declares, the walk size a multiple of the chunk size, synchronous, the back end's
+    // priority.
+    for m in MODES.iter().filter(|m| has(m)) {
+        let drv = m.driver;
         let tfm = check_ok!(Tfm::new(drv));
         check!(tfm.driver_name() == drv);
         let p: AlgParams = tfm.params();
+        let r: AlgParams = check_ok!(Tfm::new(m.reference.0)).params();
         if p.priority != PRIORITY
-            || p.block_size != block
-            || p.chunk_size != chunk
-            || p.iv_size != iv
-            || p.min_key != key
-            || p.max_key != key
+            || p.block_size != r.block_size
+            || p.chunk_size != r.chunk_size
+            || p.iv_size != r.iv_size
+            || p.min_key != r.min_key
+            || p.max_key != r.max_key
+            || p.block_size as usize != m.block
+            || p.iv_size as usize != m.iv
+            || p.min_key as usize != m.key
+            || p.max_key as usize != m.key
             || p.async_
-            || p.walk_size < chunk
-            || p.walk_size % chunk != 0
+            || p.walk_size < p.chunk_size
+            || p.walk_size % p.chunk_size != 0
         {
-            kernel::pr_err!("    # {:?}: registered {:?}\n", drv, p);
+            kernel::pr_err!("    # {:?}: registered {:?}, reference {:?}\n", drv, p, r);
             return Err(fail("a driver registered the wrong parameters"));
         }
     }
@@ -657,23 +665,11 @@ fn neon_sections_per_page() -> TestResult {
     let mut data = check_ok!(data);
     Rng(0x5eed_000a).fill(&mut data);
     let key = [0x6bu8; 32];
-    for (drv, reference, key_len) in [
-        (B.ecb, c"ecb(sm4-oracle)", 16),
-        (B.cbc, c"cbc(sm4-oracle)", 16),
-        (B.ctr, c"ctr(sm4-oracle)", 16),
-        (B.cts, c"cts(cbc(sm4-oracle))", 16),
-        (B.xts, c"xts(ecb(sm4-oracle))", 32),
-    ] {
+    for m in MODES.iter().filter(|m| has(m)) {
+        let (drv, reference, key_len) = (m.driver, m.reference, m.key);
         let iv = [0x24u8; 16];
         for enc in [false, true] {
-            let want = run(
-                Reference(reference),
-                enc,
-                &key[..key_len],
-                &iv,
-                &data,
-                LAYOUTS[1],
-            )?;
+            let want = run(reference, enc, &key[..key_len], &iv, &data, LAYOUTS[1])?;
             let want = check_ok!(want);
             for may_sleep in [false, true] {
                 let mut tfm = check_ok!(Tfm::new(drv));
@@ -707,7 +703,7 @@ fn neon_sections_per_page() -> TestResult {
         }
     }
     // One block, one section.
-    let mut tfm = check_ok!(Tfm::new(B.ecb));
+    let mut tfm = check_ok!(Tfm::new(mode(c"ecb(sm4)")?.driver));
     check!(tfm.set_key(&key[..16]).is_ok());
     let mut block = vec_of(&data[..16])?;
     let counter = CallCounter::sections()?;
@@ -726,12 +722,7 @@ macro_rules! modes_suite {
             [
                 driver_parameters,
                 ecb_null_iv,
-                ecb_vs_oracle,
-                cbc_vs_oracle,
-                cfb_vs_oracle,
-                ctr_vs_oracle,
-                cts_vs_oracle,
-                xts_vs_oracle,
+                modes_vs_oracle,
                 cfb_vectors,
                 ctr_counter_wrap,
                 bad_inputs,

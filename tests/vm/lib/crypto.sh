@@ -13,12 +13,20 @@ crypto_field() {
 		END { if (d == drv && !done) print v }' /proc/crypto
 }
 
-# The one list of what sm4-ce and sm4-neon register, "algorithm:mode" (driver names are
-# "<mode>-<implementation>", as crypto::DriverName builds them): the skcipher modes testmgr
-# tests, cfb(sm4) (which it does not: KUnit does; out of tree only), and sm4-ce's MACs. The
-# scenarios build their driver lists and served checks from it.
-SKCIPHERS="ecb(sm4):ecb cbc(sm4):cbc ctr(sm4):ctr cts(cbc(sm4)):cts-cbc xts(sm4):xts"
-CFB="cfb(sm4):cfb"
+# The list of modes (lib/mode_list.rs, written here by scripts/modes.sh), one per line:
+# "algorithm mode key iv block unit reference optional".
+MODES_LIST=/tests/lib/modes.list
+# mode_field MODE N: field N of the mode MODE (e.g. cts-cbc) of the list.
+mode_field() {
+	awk -v m="$1" -v n="$2" '$2 == m { print $n }' "$MODES_LIST"
+}
+# What sm4-ce and sm4-neon register, "algorithm:mode" (driver names are
+# "<mode>-<implementation>", as crypto::DriverName builds them): the skcipher modes of the
+# list (SKCIPHERS: those testmgr tests; OPTIONAL: those behind a Kconfig symbol, which it
+# does not: KUnit does; out of tree only), and sm4-ce's MACs. The scenarios build their
+# driver lists and served checks from them.
+SKCIPHERS=$(awk '!$8 { printf "%s:%s ", $1, $2 }' "$MODES_LIST")
+OPTIONAL=$(awk '$8 { printf "%s:%s ", $1, $2 }' "$MODES_LIST")
 MACS="cmac(sm4):cmac xcbc(sm4):xcbc cbcmac(sm4):cbcmac"
 # drivers_of IMPL LIST...: the driver names of the entries of the lists for implementation
 # IMPL (sm4-ce, sm4-neon).

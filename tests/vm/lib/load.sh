@@ -38,7 +38,7 @@ settle_selftests() {
 stress_start() {
 	local i n
 	for i in $(seq 1 "$1"); do
-		afalg stress "$2" "$(date +%s)$i" >/tmp/stress.$3.$i 2>&1 &
+		afalg stress "$2" "$(date +%s)$i" "$MODES_LIST" >/tmp/stress.$3.$i 2>&1 &
 	done
 	# Until each user has bound its references (at most 30 s).
 	for i in $(seq 1 "$1"); do
@@ -185,13 +185,11 @@ faults_setup() {
 check_faults_af_alg() {
 	local sfx=$1 m alg key iv len out
 	shift
-	for m in ${*:-ecb cbc cfb ctr cts-cbc xts}; do
+	for m in ${*:-$(awk '{ print $2 }' "$MODES_LIST")}; do
 		alg=$m$sfx key=$AF_KEY iv=$AF_IV len=4100
-		case $m in
-		ecb) iv=- len=4096 ;;
-		cbc) len=4096 ;;
-		xts) key=$XTS_KEY ;;
-		esac
+		[ "$(mode_field "$m" 3)" = 32 ] && key=$XTS_KEY
+		[ "$(mode_field "$m" 4)" = 0 ] && iv=-
+		[ "$(mode_field "$m" 6)" = 1 ] || len=4096
 		if out=$(afalg faults "$alg" "$key" "$iv" $len 2>&1); then
 			pass "faults.af_alg.$alg"
 			echo "SM4RS-INFO faults.af_alg.$alg: $out"
@@ -222,16 +220,10 @@ check_faults_dm() {
 # cfb-sm4-oracle, CFB over the C block function, is the reference.
 check_errnos() {
 	local m ours ref keylen ivlen out
-	for m in ecb cbc cfb ctr cts-cbc xts; do
-		ours=$m$1 keylen=16 ivlen=16
-		case $m in
-		ecb) ref="ecb(sm4-oracle)" ivlen=-1 ;;
-		cbc) ref="cbc(sm4-oracle)" ;;
-		cfb) ref="cfb-sm4-oracle" ;;
-		ctr) ref="ctr(sm4-oracle)" ;;
-		cts-cbc) ref="cts(cbc(sm4-oracle))" ;;
-		xts) ref="xts(ecb(sm4-oracle))" keylen=32 ;;
-		esac
+	for m in $(awk '{ print $2 }' "$MODES_LIST"); do
+		ours=$m$1 keylen=$(mode_field "$m" 3) ivlen=$(mode_field "$m" 4)
+		ref=$(mode_field "$m" 7)
+		[ "$ivlen" != 0 ] || ivlen=-1
 		if out=$(afalg errcmp "$ours" "$ref" $keylen $ivlen 2>&1); then
 			pass "errno.$ours"
 			echo "SM4RS-INFO errno.$ours vs $ref: $out"

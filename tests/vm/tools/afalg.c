@@ -12,12 +12,13 @@
  *	(ALG gcm(...), ccm(...) or a template over them): no associated data and a 16-byte
  *	tag (appended when encrypting, expected at the end when decrypting).
  *
- *   afalg stress SECONDS SEED
- *	Until SECONDS have passed: a random mode of sm4 (the skciphers, and the AEADs
+ *   afalg stress SECONDS SEED LIST
+ *	Until SECONDS have passed: a random mode of sm4 (the skciphers of the list of modes
+ *	LIST, as scripts/modes.sh writes it, and the AEADs
  *	gcm(sm4) and ccm(sm4) with random associated data and tag sizes), key, IV and
  *	length; the request through the algorithm name (whatever driver serves it) and
  *	through the kernel's template over the oracle, upstream's C SM4 that the test module
- *	registers as sm4-oracle (cfb: cfb-sm4-oracle), which must agree, and decryption must
+ *	registers as sm4-oracle (the list names each mode's), which must agree, and decryption must
  *	give the data back. The references are bound once, first ("held <N> references").
  *	Prints "stress <ok> ok <bad> bad <errors> errors"; exits 1 if anything disagreed or
  *	failed.
@@ -415,17 +416,45 @@ static void rnd_fill(unsigned char *p, size_t n)
 		*p++ = rnd(256);
 }
 
-static const struct {
-	const char *name, *ref;
+/*
+ * The skcipher modes of stress: our name, the reference (the kernel's templates over the
+ * oracle), key and IV lengths (-1: none), the shortest request and the multiple lengths
+ * must be. Read from the list of modes (lib/mode_list.rs, one mode per line as
+ * scripts/modes.sh writes it: algorithm, mode, key, iv, block, unit, reference, optional).
+ */
+static struct {
+	char name[64], ref[64];
 	int keylen, ivlen, minlen, unit;
-} modes[] = {
-	{ "ecb(sm4)", "ecb(sm4-oracle)", 16, -1, 16, 16 },
-	{ "cbc(sm4)", "cbc(sm4-oracle)", 16, 16, 16, 16 },
-	{ "ctr(sm4)", "ctr(sm4-oracle)", 16, 16, 1, 1 },
-	{ "cfb(sm4)", "cfb-sm4-oracle", 16, 16, 1, 1 },
-	{ "cts(cbc(sm4))", "cts(cbc(sm4-oracle))", 16, 16, 16, 1 },
-	{ "xts(sm4)", "xts(ecb(sm4-oracle))", 32, 16, 16, 1 },
-};
+} modes[16];
+static unsigned int nmodes;
+
+/* Reads the list of modes at path; 0, or -1 (with a message) if it has none or too many. */
+static int read_modes(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char mode[64];
+	int iv, optional, n;
+
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	while ((n = fscanf(f, "%63s %63s %d %d %d %d %63s %d", modes[nmodes].name, mode,
+			   &modes[nmodes].keylen, &iv, &modes[nmodes].minlen,
+			   &modes[nmodes].unit, modes[nmodes].ref, &optional)) == 8) {
+		modes[nmodes].ivlen = iv ? iv : -1;
+		if (++nmodes == sizeof(modes) / sizeof(modes[0]))
+			break;
+	}
+	if (n != EOF || !nmodes || modes[nmodes - 1].minlen < 1 || modes[nmodes - 1].unit < 1) {
+		fprintf(stderr, "afalg: %s: not a list of modes (or more than %zu)\n", path,
+			sizeof(modes) / sizeof(modes[0]) - 1);
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	return 0;
+}
 
 /* The AEADs: our name, the template over the oracle (by its names on 6.12 and 7.3). */
 static const struct {
@@ -499,7 +528,7 @@ static int stress(unsigned int seconds, unsigned long long seed)
 	 * and all; amid the reload's own self-tests that once took longer than the API's
 	 * 60-second wait (ETIMEDOUT, Linux 7.3, where registration no longer waits for them).
 	 */
-	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+	for (i = 0; i < nmodes; i++)
 		hold_ref(modes[i].ref);
 	for (i = 0; aeads_present && i < sizeof(aeads) / sizeof(aeads[0]); i++) {
 		hold_ref(aeads[i].ref[0]);
@@ -512,7 +541,7 @@ static int stress(unsigned int seconds, unsigned long long seed)
 	fflush(stdout);
 	end = time(NULL) + seconds;
 	while (time(NULL) < end) {
-		unsigned int m = rnd(sizeof(modes) / sizeof(modes[0]));
+		unsigned int m = rnd(nmodes);
 		size_t len = modes[m].minlen + rnd(4097 - modes[m].minlen);
 		int e1, e2, e3;
 
@@ -678,8 +707,8 @@ int main(int argc, char **argv)
 	unsigned char key[64], iv[32];
 	ssize_t keylen, ivlen = -1;
 
-	if (argc == 4 && !strcmp(argv[1], "stress"))
-		return stress(atoi(argv[2]), strtoull(argv[3], NULL, 0));
+	if (argc == 5 && !strcmp(argv[1], "stress"))
+		return read_modes(argv[4]) ? 2 : stress(atoi(argv[2]), strtoull(argv[3], NULL, 0));
 	if (argc == 6 && !strcmp(argv[1], "errcmp"))
 		return errcmp(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]));
 	if (argc < 4 || (keylen = unhex(argv[3], key, sizeof(key))) < 0) {

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The skcipher modes of the SM4 back ends (`sm4-ce`, `sm4-neon`), declared once.
+//!
+//! [`with_modes!`] hands the list to a macro. `lib/modes.rs` makes from it the modes' types,
+//! their registration and their module aliases; the KUnit suites their tables of drivers and
+//! references; `scripts/modes.sh` reads its lines (one mode per line, in exactly the form
+//! below) for the VM scenarios and the AF_ALG tool. A new mode is a line here and its
+//! `impl Skcipher` in `lib/modes.rs`.
+
+/// Calls the macro `$m` with the list of modes, one per line:
+///
+/// `Type: "algorithm", "mode", key, iv, block, unit, "reference";`
+///
+/// optionally after a `#[cfg(...)]` (a mode behind a Kconfig symbol), where `Type` is the
+/// mode's type in `lib/modes.rs`, `"mode"` the mode's part of the driver names
+/// (`"<mode>-<back end>"`), `key` and `iv` the key and IV sizes in bytes (`iv` 0: none),
+/// `block` the algorithm's block size (also the shortest request), `unit` the multiple that
+/// request lengths must be (16: whole blocks only), and `"reference"` the same algorithm
+/// from the kernel's templates over the test module's C SM4 (`sm4-oracle`), which the tests
+/// compare the drivers with.
+macro_rules! with_modes {
+    ($m:ident) => {
+        $m! {
+            Ecb: "ecb(sm4)", "ecb", 16, 0, 16, 16, "ecb(sm4-oracle)";
+            Cbc: "cbc(sm4)", "cbc", 16, 16, 16, 16, "cbc(sm4-oracle)";
+            #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
+            Cfb: "cfb(sm4)", "cfb", 16, 16, 1, 1, "cfb-sm4-oracle";
+            Ctr: "ctr(sm4)", "ctr", 16, 16, 1, 1, "ctr(sm4-oracle)";
+            Cts: "cts(cbc(sm4))", "cts-cbc", 16, 16, 16, 1, "cts(cbc(sm4-oracle))";
+            Xts: "xts(sm4)", "xts", 32, 16, 16, 1, "xts(ecb(sm4-oracle))";
+        }
+    };
+}
+pub(crate) use with_modes;
