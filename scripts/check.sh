@@ -27,7 +27,7 @@ suites_of() {
 	sm4_ce_gcm_*) echo "sm4_ce_gcm" ;;
 	sm4_ce_ccm_*) echo "sm4_ce_ccm" ;;
 	lib/aead_mode.rs | lib/sm4-ce-partial.S) echo "sm4_ce_gcm sm4_ce_ccm" ;;
-	lib/modes.rs) echo "sm4_ce sm4_neon" ;;
+	lib/modes.rs | lib/mode_list.rs) echo "sm4_ce sm4_neon" ;;
 	lib/mac.rs) echo "sm4_ce_mac" ;;
 	# (sm4-ce's exports serve the AEADs too)
 	sm4_ce_* | lib/sm4-ce-asm.h) echo "sm4_ce*" ;;
