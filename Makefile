@@ -12,6 +12,8 @@
 #   make test-gcc       make KDIR= on a Linux 6.12 kernel built with GCC, and its test-max VM
 #   make check-bootstrap  prove that the scripts need nothing the bootstrap does not install
 #   make mutants        the mutation table: small wrong changes, each caught by a VM test
+#   make ct-check       the assembly routines checked for secret-dependent addresses and
+#                       branches (scripts/ct_check.py; make test runs it on every lane)
 #   make bench          llvm-mca models of the assembly loops, ours and upstream's
 #   make patches        the in-tree patch series for each kernel, in patches/<version>/
 #   make KDIR=<dir>     build the modules against your own kernel build directory
@@ -21,7 +23,7 @@ KDIR ?=
 LANE ?= 6.12
 CPU ?= max
 
-.PHONY: all modules run test check test-long bench clean kernel check-bootstrap patches test-gcc mutants
+.PHONY: all modules run test check test-long bench clean kernel check-bootstrap patches test-gcc mutants ct-check
 
 all: modules
 
@@ -59,6 +61,12 @@ check-bootstrap:
 
 bench:
 	LANE=$(LANE) scripts/bench.sh
+
+ct-check:
+	scripts/bootstrap.sh
+	scripts/kernel.sh $(LANE)
+	scripts/modules.sh $(LANE) sm4_ce_core.o sm4_neon_core.o sm4_ce_gcm_core.o sm4_ce_ccm_core.o
+	scripts/ct_check.py sm4_ce_core.o sm4_neon_core.o sm4_ce_gcm_core.o sm4_ce_ccm_core.o
 
 mutants:
 	scripts/bootstrap.sh

@@ -13,6 +13,8 @@
 #   modules.no-test-code  the drivers hold no KUnit or test-client code (sm4_kunit has it)
 #   modules.aliases       each driver has the "crypto-ALG(...)" module aliases of upstream's C
 #                         module of its name (not on in-tree kernels)
+#   modules.ct-check      no load, store or branch of the assembly routines depends on a
+#                         secret (scripts/ct_check.py)
 #   modules.ub-checks     on a kernel with CONFIG_RUST_DEBUG_ASSERTIONS, the drivers carry
 #                         rustc's undefined-behaviour checks (null and misaligned pointer
 #                         dereferences), i.e. they were not built by clippy-driver
@@ -206,6 +208,23 @@ elif [ ${#bad[@]} -eq 0 ]; then
 	result 0 modules.aliases
 else
 	result 1 modules.aliases "${bad[*]}"
+fi
+
+# Constant time: no load, store or branch of the assembly routines depends on a secret
+# (scripts/ct_check.py, on the objects of this build).
+if [ -n "$intree" ]; then
+	objs=("$kdir"/arch/arm64/crypto/sm4_*_core.o)
+else
+	objs=("$REPO"/sm4_*_core.o)
+fi
+if [ ${#objs[@]} -ne 4 ] || [ ! -f "${objs[0]}" ]; then
+	result 1 modules.ct-check "not the four assembly objects: ${objs[*]}"
+elif out=$(LLVM_BIN=$LLVM_BIN "$PYTHON" "$REPO/scripts/ct_check.py" "${objs[@]}" 2>&1); then
+	echo "$out" | grep ' (known: ' | sed 's/^ct-check: /     /; s/ (known: .*/ (known: see scripts\/ct_check.py)/' || :
+	result 0 modules.ct-check
+else
+	echo "$out" >&2
+	result 1 modules.ct-check "$(echo "$out" | tail -n 1)"
 fi
 
 if grep -q '^CONFIG_RUST_DEBUG_ASSERTIONS=y' "$kdir/.config"; then

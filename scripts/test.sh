@@ -2,12 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # test.sh (make test): installs what is missing, then runs every test lane:
 #   host    the bootstrap check, cargo tests of the SM4 core (standard vectors, RustCrypto
-#           oracle), the AESE tables, the results parser, the mutants' texts, rustfmt
+#           oracle), the AESE tables, the results parser, the mutants' texts, the
+#           constant-time checker on planted faults, rustfmt
 #   6.12    Linux 6.12 LTS, on three kernels: the unmodified test kernel with the modules
 #           built out of tree, and the kernel with the patch series (make patches) applied,
 #           the SM4 drivers built =m (intree-m) and built in (intree-y):
 #             modules: built as users build them (make KDIR=), after a clippy + W=1 pass;
-#                      no test code in the drivers; UB checks in; in-tree: the series
+#                      no test code in the drivers; UB checks in; upstream's module
+#                      aliases; no secret-dependent address or branch in the assembly
+#                      (ct_check); in-tree: the series
 #                      applies and builds without warnings, the Rust drivers replace the
 #                      C ones; checkpatch --strict of the series
 #             run      make run's own command (-cpu max in the first lane, CPU=cortex-a72
@@ -102,6 +105,25 @@ host_checks() {
 	else
 		mut=$(echo "$mut" | sed -n 's/^not ok [0-9]* mutant\.//p' | paste -sd ';' -)
 		echo "FAIL [host] mutants-apply (${mut:-scripts/mutants.py --check exited $mut_rc})"
+		echo "0 1" >>"$counts"
+	fi
+	# scripts/ct_check.py on routines with one planted fault each and a clean one
+	# (tests/host/ct/planted.S): exactly the planted faults found, and a failing exit.
+	local ct= ct_rc=0 ctdir
+	ctdir=$(mktemp -d)
+	if "$LLVM_BIN/llvm-mc" -triple=aarch64-linux-gnu -filetype=obj -o "$ctdir/planted.o" \
+		"$REPO/tests/host/ct/planted.S"; then
+		ct=$(LLVM_BIN=$LLVM_BIN "$PYTHON" "$REPO/scripts/ct_check.py" "$ctdir/planted.o") || ct_rc=$?
+	fi
+	rm -rf "$ctdir"
+	ct=$(echo "$ct" | sed -n 's/^ct-check: planted\.o: \([a-z_]*\)+.*: \(memory address\|branch condition\) depends.*/\1 \2/p' |
+		LC_ALL=C sort | paste -sd ';' -)
+	if [ "$ct_rc" -eq 1 ] &&
+		[ "$ct" = "ct_secret_arg memory address;ct_secret_branch branch condition;ct_table_lookup memory address" ]; then
+		echo "PASS [host] ct-check-planted"
+		echo "1 0" >>"$counts"
+	else
+		echo "FAIL [host] ct-check-planted (scripts/ct_check.py on tests/host/ct/planted.S: exit $ct_rc, found: ${ct:-nothing})"
 		echo "0 1" >>"$counts"
 	fi
 	# The crate roots (rustfmt follows their modules) and the suite they include!.
