@@ -144,16 +144,11 @@
 	 * The 8-block pipeline of a mode \m: \m\()_load puts the next batch in v0-v7 in SM4E
 	 * order, \m\()_finish turns the batch in v8-v15 into output at DST. A batch's rounds
 	 * are split around the finishing of the one before. Falls through to .L\m\()_tail
-	 * with fewer than 8 blocks left and nothing pending. With \check, the mode may leave
-	 * the pipeline (after finishing what is pending) for .L\m\()_one before a batch.
+	 * with fewer than 8 blocks left and nothing pending.
 	 */
-	.macro	pipeline8, m, check=0
-.L\m\()_start:
+	.macro	pipeline8, m
 	cmp	NBLK, #8
 	b.lo	.L\m\()_tail
-	.if	\check
-	\m\()_check .L\m\()_one
-	.endif
 	\m\()_load
 	sm4_rounds8_first
 	sm4_rounds8_second
@@ -163,9 +158,6 @@
 .L\m\()_loop:
 	cmp	NBLK, #8
 	b.lo	.L\m\()_drain
-	.if	\check
-	\m\()_check .L\m\()_drain_one
-	.endif
 	\m\()_load
 	sm4_rounds8_first
 	\m\()_finish
@@ -174,11 +166,6 @@
 	\m\()_handed
 	sub	NBLK, NBLK, #8
 	b	.L\m\()_loop
-	.if	\check
-.L\m\()_drain_one:
-	\m\()_finish
-	b	.L\m\()_one
-	.endif
 .L\m\()_drain:
 	\m\()_finish
 	.endm
@@ -470,37 +457,49 @@ SYM_FUNC_END(sm4rs_ce_cfb_dec)
  * dst = src ^ E(ctr++), with ctr a 128-bit big-endian counter; ctr <- the next counter.
  * The counter lives in x5:x6 (high:low, native). SM4E's lane order of a counter is the
  * native (high, low) pair with the 32-bit halves of each swapped (rev64 .4s), so the eight
- * counters of a batch are made with vector adds, without general-register moves, while
- * the low half cannot wrap within the batch; near the wrap, blocks go one at a time with
- * the carry done in x5:x6. SRC lags a batch behind: it is read when a batch is finished.
+ * counters of a batch are made with vector adds, without general-register moves: the low
+ * halves by adding 1 lane-wise, then for each counter whose low half wrapped within the
+ * batch (it is then below the first's), one added to its high half, all without a branch
+ * on the counter, which may be secret (an IV made from the key, as dm-crypt's ESSIV).
+ * SRC lags a batch behind: it is read when a batch is finished.
  */
 	CTR_HI	.req	x5
 	CTR_LO	.req	x6
 
-	.macro	ctr_check, out
-	cmn	CTR_LO, #8			/* would the low half wrap within 8? */
-	b.cs	\out
+	/*
+	 * \out <- the counter \c (its low half advanced without carry, its high half the
+	 * batch's first, v21) with the carry: v22 is all ones in lane 1 where the low half
+	 * wrapped (it is below the first's; lane 0 compares equal high halves: zero), moved to
+	 * lane 0 and subtracted; then in SM4E lane order.
+	 */
+	.macro	ctr_carry, out, c
+	cmhi	v22.2d, v21.2d, \c\().2d
+	ext	v22.16b, v22.16b, v22.16b, #8
+	sub	v22.2d, \c\().2d, v22.2d
+	rev64	\out\().4s, v22.4s
 	.endm
 
 	.macro	ctr_load
 	fmov	d16, CTR_HI
 	mov	v16.d[1], CTR_LO		/* v16: (high, low) */
+	mov	v21.16b, v16.16b		/* v21: the batch's first counter */
 	add	v17.2d, v16.2d, v20.2d
 	rev64	v0.4s, v16.4s
 	add	v18.2d, v17.2d, v20.2d
-	rev64	v1.4s, v17.4s
+	ctr_carry v1, v17
 	add	v19.2d, v18.2d, v20.2d
-	rev64	v2.4s, v18.4s
+	ctr_carry v2, v18
 	add	v16.2d, v19.2d, v20.2d
-	rev64	v3.4s, v19.4s
+	ctr_carry v3, v19
 	add	v17.2d, v16.2d, v20.2d
-	rev64	v4.4s, v16.4s
+	ctr_carry v4, v16
 	add	v18.2d, v17.2d, v20.2d
-	rev64	v5.4s, v17.4s
+	ctr_carry v5, v17
 	add	v19.2d, v18.2d, v20.2d
-	rev64	v6.4s, v18.4s
-	rev64	v7.4s, v19.4s
-	add	CTR_LO, CTR_LO, #8
+	ctr_carry v6, v18
+	ctr_carry v7, v19
+	adds	CTR_LO, CTR_LO, #8
+	adc	CTR_HI, CTR_HI, xzr
 	.endm
 
 	.macro	ctr_handed
@@ -536,16 +535,12 @@ SYM_FUNC_START(sm4rs_ce_ctr)
 	mov	x7, #1
 	fmov	d20, xzr
 	mov	v20.d[1], x7			/* v20: {0, 1}, the increment */
-	pipeline8 ctr, 1
+	pipeline8 ctr
 .Lctr_tail:
 	cbz	NBLK, .Lctr_done
 	ctr_one_block
 	sub	NBLK, NBLK, #1
 	b	.Lctr_tail
-.Lctr_one:					/* near the wrap: one block, then batches again */
-	ctr_one_block
-	sub	NBLK, NBLK, #1
-	b	.Lctr_start
 .Lctr_done:
 	rev	CTR_HI, CTR_HI
 	rev	CTR_LO, CTR_LO

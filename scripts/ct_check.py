@@ -90,13 +90,7 @@ ARGS = {
 # Findings known and accepted for now, each with why: (routine, the instruction's text as
 # printed) -> reason. Printed as "known", not failures; an entry that no longer matches a
 # finding of a routine checked fails, so that this list cannot outlive what it excuses.
-KNOWN = {
-    ("sm4rs_ce_ctr", "b.hs"): "the branch to one block at a time where the counter's low "
-    "half wraps within a batch of 8 (`cmn CTR_LO, #8`): it depends on the counter, public in "
-    "ctr(sm4)'s users but for an IV derived from the key (dm-crypt's ESSIV), where it tells "
-    "whether that IV's low 64 bits are within 8 of the wrap; to be made branch-free without "
-    "losing the batch's cycles (issue 32)",
-}
+KNOWN = {}
 
 # Instructions by how they use their operands (the first is the destination unless said).
 ALU = set("""add sub orr eor and bic orn eon mul madd msub lsl lsr asr ror extr ubfx sbfx ubfiz
@@ -104,7 +98,7 @@ bfi bfxil rev rev16 rev32 rev64 rbit clz neg mvn sxtw uxtw uxth uxtb sxth sxtb u
 sri sli ushl sshl usra ssra ext tbl zip1 zip2 uzp1 uzp2 trn1 trn2 pmull pmull2 dup fmov mov
 not xtn xtn2 uxtl uxtl2 sxtl sxtl2 shrn shrn2 cnt addv uaddlv umov ins adcs sbcs adc sbc csel
 csinc csinv csneg cset csetm cinc tst cmp cmn ccmp adds subs ands bics aese aesd aesmc aesimc
-sm4e sm4ekey tbx bsl bit bif cmeq cmtst sqrdmulh""".split())
+sm4e sm4ekey tbx bsl bit bif cmeq cmtst cmhi cmhs cmgt cmge cmle cmlt sqrdmulh""".split())
 # Destination also read (insertions, accumulations, the crypto instructions' state).
 DEST_READ = {"sri", "sli", "usra", "ssra", "tbx", "aese", "aesd", "sm4e", "bsl", "bit", "bif",
              "bfi", "bfxil", "ins", "xtn2", "shrn2"}

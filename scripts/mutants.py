@@ -44,8 +44,14 @@ MUTANTS = [
     ("ck-constant", "lib/sm4.rs", "0x70777e85", "0x70777e86", "sm4_generic.*"),
     ("sm4ekey-schedule", "sm4_ce_core.S", "sm4ekey\tv3.4s, v2.4s, v27.4s",
      "sm4ekey\tv3.4s, v2.4s, v26.4s", "sm4_ce_cipher.*"),
-    ("ctr-carry", "sm4_ce_core.S", "adc\tCTR_HI, CTR_HI, xzr", "add\tCTR_HI, CTR_HI, xzr",
-     "sm4_ce.ctr_*"),
+    ("ctr-carry", "sm4_ce_core.S", "adds\tCTR_LO, CTR_LO, #1\n\tadc\tCTR_HI, CTR_HI, xzr",
+     "adds\tCTR_LO, CTR_LO, #1\n\tadd\tCTR_HI, CTR_HI, xzr", "sm4_ce.ctr_*"),
+    # (The batch of 8 counters carries without a branch: in the vector lanes of each
+    # counter, and into the high half for the next batch.)
+    ("ctr-batch-carry", "sm4_ce_core.S", "\tsub\tv22.2d, \\c\\().2d, v22.2d",
+     "\tadd\tv22.2d, \\c\\().2d, v22.2d", "sm4_ce.ctr_*"),
+    ("ctr-batch-end-carry", "sm4_ce_core.S", "adds\tCTR_LO, CTR_LO, #8\n\tadc\tCTR_HI, CTR_HI, xzr",
+     "adds\tCTR_LO, CTR_LO, #8\n\tadd\tCTR_HI, CTR_HI, xzr", "sm4_ce.ctr_*"),
     ("cts-swap", "lib/modes.rs",
      "                    if enc {\n                        io.swap_last::<BLOCK_SIZE>();\n",
      "                    if false {\n                        io.swap_last::<BLOCK_SIZE>();\n",
