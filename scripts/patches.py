@@ -148,8 +148,13 @@ def to_kernel_crate(text):
     return text
 
 
-def to_driver(text, cfb=True):
-    """A driver or test source as a crate under arch/arm64/crypto/."""
+def to_driver(text, cfb=True, name="?"):
+    """A driver or test source (`name`) as a crate under arch/arm64/crypto/."""
+    # The kernel crate has no `crypto::bindings`: the rewrites below take its paths one at a
+    # time, so a grouped import of it would be left pointing there.
+    for n, line in enumerate(text.split("\n"), 1):
+        if re.search(r"crypto::\{[^}]*\bbindings\b", line):
+            die(f"{name}:{n}: import crypto::bindings on a line of its own: {line.strip()}")
     text = resolve(text, cfb)
     text = re.sub(
         r'#\[path = "(\.\./\.\./)?crypto/mod\.rs"\]\n(#\[allow\([^)]*\)\]\n)?mod crypto;\n',
@@ -433,7 +438,7 @@ else
 def patch2():
     files = {}
     for src, dst in DRIVERS.items():
-        files[dst] = to_driver(rd(os.path.join(REPO, src)), cfb=False)
+        files[dst] = to_driver(rd(os.path.join(REPO, src)), cfb=False, name=src)
     for n in ASM:
         files[f"arch/arm64/crypto/{n}"] = to_asm(rd(os.path.join(REPO, n)), cfb=False)
     files["arch/arm64/crypto/sm4/sm4-asm.h"] = rd(os.path.join(REPO, "lib/sm4-asm.h"))
@@ -465,7 +470,7 @@ def patch2():
 def patch3():
     files = {}
     for src, dst in TESTS.items():
-        files[dst] = to_driver(rd(os.path.join(REPO, src)))
+        files[dst] = to_driver(rd(os.path.join(REPO, src)), name=src)
     files["arch/arm64/crypto/Kconfig"] = apply_kconfig(
         "arch/arm64/crypto/Kconfig", CUR["arch/arm64/crypto/Kconfig"], 2)
     am = CUR["arch/arm64/crypto/Makefile"]
@@ -480,7 +485,7 @@ def patch4():
     """cfb(sm4) in the three drivers, behind its own symbol (upstream removed it in 6.8)."""
     files = {}
     for src, dst in DRIVERS.items():
-        files[dst] = to_driver(rd(os.path.join(REPO, src)))
+        files[dst] = to_driver(rd(os.path.join(REPO, src)), name=src)
     for n in ASM:
         files[f"arch/arm64/crypto/{n}"] = to_asm(rd(os.path.join(REPO, n)))
     files["crypto/Kconfig"] = apply_kconfig("crypto/Kconfig", CUR["crypto/Kconfig"], 3)

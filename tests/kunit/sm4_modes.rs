@@ -16,7 +16,8 @@
 // pieces and mixed pieces; the IV each request leaves is compared too. A 16-page request
 // in one piece must take at least one NEON section per page.
 
-use crate::crypto::{bindings, c_name, DriverName};
+use crate::crypto::bindings;
+use crate::crypto::{c_name, DriverName};
 use crate::kunit::{check, check_eq, check_ok, in_matrix, skip_unless, suite, Failure, TestResult};
 use crate::sm4::vectors;
 use crate::testing::{in_hard_irq, AlgParams, SkcipherTfm as Tfm};
