@@ -12,7 +12,7 @@
 #   modules.build         `make KDIR=` built the three drivers and the test module
 #   modules.no-test-code  the drivers hold no KUnit or test-client code (sm4_kunit has it)
 #   modules.aliases       each driver has the "crypto-ALG(...)" module aliases of upstream's C
-#                         module of its name (not on in-tree kernels)
+#                         module of its name (built from the lane's unmodified kernel)
 #   modules.ct-check      no load, store or branch of the assembly routines depends on a
 #                         secret (scripts/ct_check.py)
 #   modules.ub-checks     on a kernel with CONFIG_RUST_DEBUG_ASSERTIONS, the drivers carry
@@ -182,28 +182,28 @@ n=$("$NM" "$stage/sm4_kunit.ko" | grep -cE '5kunit|7testing|CipherTfm|SkcipherTf
 if [ ${#bad[@]} -eq 0 ]; then result 0 modules.no-test-code; else result 1 modules.no-test-code "${bad[*]}"; fi
 
 # The module aliases: ours load on demand (request_module("crypto-NAME")) for every
-# algorithm that upstream's C module of the same name in this kernel's own build does (its
-# MODULE_ALIAS_CRYPTO() "crypto-ALG(...)" aliases are among ours). In-tree kernels build
-# ours instead of upstream's: nothing to compare with there.
+# algorithm that upstream's C module of the same name does, built from the same kernel
+# tree (its MODULE_ALIAS_CRYPTO() "crypto-ALG(...)" aliases are among ours). An in-tree
+# kernel builds ours instead of upstream's: its lane's unmodified kernel has them.
 aliases_of() {
 	"$LLVM_BIN/llvm-readelf" -p .modinfo "$1" | sed -n 's/^ *\[ *[0-9a-f]*\] alias=//p'
 }
+upkdir=$kdir
+[ -z "$intree" ] || upkdir=$(lane_build_dir "${lane%%-intree-*}")
 bad=() seen=0
-case $lane in *-intree-*) ;; *)
-	for m in "${DRIVERS[@]}"; do
-		up=$(find "$kdir/arch/arm64/crypto" "$kdir/crypto" -name "$m.ko" -o -name "${m//-/_}.ko" |
-			head -n 1)
-		[ -n "$up" ] || continue
-		seen=$((seen + 1))
-		ours=$(aliases_of "$stage/$m.ko")
-		for a in $(aliases_of "$up" | grep -x 'crypto-.*(.*)'); do
-			grep -qxF -- "$a" <<<"$ours" || bad+=("$m.ko lacks $a")
-		done
+for m in "${DRIVERS[@]}"; do
+	[ -n "$upkdir" ] && [ -f "$stage/$m.ko" ] || continue
+	up=$(find "$upkdir/arch/arm64/crypto" "$upkdir/crypto" -name "$m.ko" -o -name "${m//-/_}.ko" |
+		head -n 1)
+	[ -n "$up" ] || continue
+	seen=$((seen + 1))
+	ours=$(aliases_of "$stage/$m.ko")
+	for a in $(aliases_of "$up" | grep -x 'crypto-.*(.*)'); do
+		grep -qxF -- "$a" <<<"$ours" || bad+=("$m.ko lacks $a")
 	done
-	;;
-esac
+done
 if [ "$seen" -eq 0 ]; then
-	echo "NOT RUN $tag modules.aliases (no upstream C module of these names in $kdir)"
+	echo "NOT RUN $tag modules.aliases (no module of ours and upstream's C one of the same name to compare: ${upkdir:-no unmodified kernel of this lane})"
 elif [ ${#bad[@]} -eq 0 ]; then
 	result 0 modules.aliases
 else
