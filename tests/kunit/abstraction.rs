@@ -27,7 +27,7 @@ use crate::crypto::{
     simd::Simd,
     skcipher::{self, Key, Request, Skcipher},
 };
-use crate::kunit::{check, check_eq, check_ok, suite, Failure, TestResult};
+use crate::kunit::{check, check_eq, check_ok, fail, suite, Failure, TestResult};
 use crate::oracle::OracleKey;
 use crate::sm4::{self, vectors};
 use crate::testing::{in_hard_irq, CipherTfm, ShashTfm, SkcipherTfm, TestRequest};
@@ -182,15 +182,6 @@ fn expect_warn_begin(max: u32, site: &str, why: &str) {
 /// Ends what [`expect_warn_begin`] announced.
 fn expect_warn_end() {
     pr_info!("SM4RS-EXPECT-WARN-END\n");
-}
-
-fn fail(what: &'static str) -> Failure {
-    Failure {
-        file: file!(),
-        line: line!(),
-        what,
-        skip: false,
-    }
 }
 
 /// Drops `reg` while a transform of its algorithm is alive, announcing the warning Linux
@@ -404,7 +395,7 @@ fn requests_in_hard_irq() -> TestResult {
     drop((xreq, ereq, creq, sreq));
     for b in bufs.iter() {
         if b[..] != data[..] {
-            return Err(fail("a refused request changed its data"));
+            return Err(fail!("a refused request changed its data"));
         }
     }
     Ok(())
@@ -569,7 +560,7 @@ fn in_softirq(req: &mut TestRequest<'_>) -> Result<i32, Failure> {
         },
         GFP_KERNEL,
     )
-    .map_err(|_| fail("alloc"))?;
+    .map_err(|_| fail!("alloc"))?;
     // SAFETY: `run.t` lives in `run` until `tasklet_kill` below.
     unsafe { bindings::tasklet_setup(&mut run.t, Some(softirq_run)) };
     // SAFETY: as above.
@@ -583,7 +574,7 @@ fn in_softirq(req: &mut TestRequest<'_>) -> Result<i32, Failure> {
     // SAFETY: waits for the tasklet to end; it is not scheduled again.
     unsafe { bindings::tasklet_kill(&mut run.t) };
     if !run.done.load(Ordering::Acquire) {
-        return Err(fail("the tasklet did not run"));
+        return Err(fail!("the tasklet did not run"));
     }
     Ok(run.result.load(Ordering::Relaxed))
 }
@@ -705,7 +696,7 @@ fn nested_sections_refused() -> TestResult {
                     softirq,
                     res
                 );
-                return Err(fail(
+                return Err(fail!(
                     "the outer section was refused or its registers changed",
                 ));
             }
@@ -723,7 +714,7 @@ fn nested_sections_refused() -> TestResult {
                     softirq,
                     r
                 );
-                return Err(fail("a nested section was not refused"));
+                return Err(fail!("a nested section was not refused"));
             }
         }
         // Outside a section the same requests run.
@@ -775,7 +766,7 @@ fn c_driver_in_section_refused() -> TestResult {
                 res,
                 r
             );
-            return Err(fail("the C driver was called inside the section"));
+            return Err(fail!("the C driver was called inside the section"));
         }
     }
     let mut block = [7u8; 16];

@@ -10,21 +10,13 @@
 //! references refuse them. Each suite is skipped where its driver is not loaded.
 
 use crate::kunit::{
-    check, check_eq, check_ok, in_matrix, skip_unless, suite, Failure, TestResult, MATRIX_STEP,
+    check, check_eq, check_ok, fail, in_matrix, skip_unless, suite, Failure, TestResult,
+    MATRIX_STEP,
 };
 use crate::rng::Rng;
 use crate::testing::{in_hard_irq, AeadOp, AeadTfm};
 use core::ffi::CStr;
 use kernel::alloc::{flags::GFP_KERNEL, KVec};
-
-fn fail(what: &'static str) -> Failure {
-    Failure {
-        file: file!(),
-        line: line!(),
-        what,
-        skip: false,
-    }
-}
 
 /// An AEAD under test and its reference.
 struct Mode {
@@ -63,7 +55,7 @@ impl Mode {
             .iter()
             .copied()
             .find(|n| AeadTfm::new(n).is_ok())
-            .ok_or(fail("the reference could not be allocated"))
+            .ok_or(fail!("the reference could not be allocated"))
     }
 }
 
@@ -83,14 +75,14 @@ const LAYOUTS: [(&[usize], bool); 4] = [
 
 /// `n` zero bytes on the heap.
 fn zeros(n: usize) -> Result<KVec<u8>, Failure> {
-    KVec::from_elem(0u8, n, GFP_KERNEL).map_err(|_| fail("alloc"))
+    KVec::from_elem(0u8, n, GFP_KERNEL).map_err(|_| fail!("alloc"))
 }
 
 /// A heap copy of `data`.
 fn vec_of(data: &[u8]) -> Result<KVec<u8>, Failure> {
-    let mut v = KVec::with_capacity(data.len().max(1), GFP_KERNEL).map_err(|_| fail("alloc"))?;
+    let mut v = KVec::with_capacity(data.len().max(1), GFP_KERNEL).map_err(|_| fail!("alloc"))?;
     v.extend_from_slice(data, GFP_KERNEL)
-        .map_err(|_| fail("alloc"))?;
+        .map_err(|_| fail!("alloc"))?;
     Ok(v)
 }
 
@@ -111,7 +103,7 @@ fn run(
     cryptlen: usize,
     layout: (&[usize], bool),
 ) -> Result<Outcome, Failure> {
-    let mut tfm = AeadTfm::new(name).map_err(|_| fail("the transform could not be allocated"))?;
+    let mut tfm = AeadTfm::new(name).map_err(|_| fail!("the transform could not be allocated"))?;
     if let Err(e) = tfm.set_key(key) {
         return Ok(Err(e.to_errno()));
     }
@@ -202,7 +194,7 @@ fn versus_reference(mode: &Mode) -> TestResult {
             )?;
             check!(reference.is_ok());
             let Ok(ct) = &reference else {
-                return Err(fail("the reference failed"));
+                return Err(fail!("the reference failed"));
             };
             // What was encrypted, the associated data put back in front, and with a bit flipped
             // in the tag, then in the text or the associated data.
@@ -232,7 +224,7 @@ fn versus_reference(mode: &Mode) -> TestResult {
                     LAYOUTS[0],
                 )?;
                 check_eq!(refused.as_ref().err(), Some(&-74));
-                flipped.push(bad, GFP_KERNEL).map_err(|_| fail("alloc"))?;
+                flipped.push(bad, GFP_KERNEL).map_err(|_| fail!("alloc"))?;
             }
             for &layout in LAYOUTS.iter().chain(ad_apart.iter()) {
                 // 1-byte pieces: only short requests (each piece is a scatterlist entry).
@@ -283,7 +275,7 @@ fn set_key_without_neon(mode: &Mode) -> TestResult {
     iv[0] = 3;
     let iv = &iv[..mode.iv_size];
     let layout: (&[usize], bool) = (&[usize::MAX], true);
-    let mut tfm = AeadTfm::new(mode.ours).map_err(|_| fail("alloc"))?;
+    let mut tfm = AeadTfm::new(mode.ours).map_err(|_| fail!("alloc"))?;
     let mut keyed = None;
     check!(in_hard_irq(|| keyed = Some(tfm.set_key(&key).is_ok())).is_ok());
     check_eq!(keyed, Some(true));
@@ -352,7 +344,7 @@ fn bad_input(mode: &Mode) -> TestResult {
     // A decryption shorter than the tag, handed to the driver itself (crypto_aead_decrypt()
     // refuses it before the driver): refused with EINVAL, the buffer untouched.
     {
-        let mut tfm = AeadTfm::new(mode.ours).map_err(|_| fail("alloc"))?;
+        let mut tfm = AeadTfm::new(mode.ours).map_err(|_| fail!("alloc"))?;
         check!(tfm.set_key(&key).is_ok());
         check!(tfm.set_auth_size(16).is_ok());
         let mut src = vec_of(&buf[..16 + 8])?;
@@ -463,7 +455,7 @@ fn rfc_template(mode: &Mode, template: &str, salt: usize) -> TestResult {
         &mut refname,
         &[template, "(", cstr_str(reference_name), ")"],
     )?;
-    let t = AeadTfm::new(ours).map_err(|_| fail("the template over ours was not built"))?;
+    let t = AeadTfm::new(ours).map_err(|_| fail!("the template over ours was not built"))?;
     check_eq!(t.driver_name().to_bytes(), ours.to_bytes());
     let mut rng = Rng(0x4106_4309);
     let mut n = 0;
@@ -500,7 +492,7 @@ fn sections_per_page(mode: &Mode) -> TestResult {
     let buf = zeros(2 * HALF + 16);
     skip_unless!(buf.is_ok(), "no 512 KiB of contiguous memory");
     let mut buf = buf?;
-    let mut tfm = AeadTfm::new(mode.ours).map_err(|_| fail("alloc"))?;
+    let mut tfm = AeadTfm::new(mode.ours).map_err(|_| fail!("alloc"))?;
     check!(tfm.set_key(&[3u8; 16]).is_ok());
     let mut iv = [1u8; 16];
     iv[0] = 3;
@@ -532,12 +524,12 @@ fn cstr_in<'a>(buf: &'a mut [u8; 128], parts: &[&str]) -> Result<&'a CStr, Failu
     for p in parts {
         let end = at + p.len();
         buf.get_mut(at..end)
-            .ok_or(fail("name too long"))?
+            .ok_or(fail!("name too long"))?
             .copy_from_slice(p.as_bytes());
         at = end;
     }
-    *buf.get_mut(at).ok_or(fail("name too long"))? = 0;
-    CStr::from_bytes_with_nul(&buf[..=at]).map_err(|_| fail("name"))
+    *buf.get_mut(at).ok_or(fail!("name too long"))? = 0;
+    CStr::from_bytes_with_nul(&buf[..=at]).map_err(|_| fail!("name"))
 }
 
 /// Suite `sm4_ce_gcm`.

@@ -199,6 +199,22 @@ macro_rules! check {
 #[allow(unused_imports)]
 pub(crate) use check;
 
+/// The failure of a test case at the caller's file and line, `$what` saying what failed
+/// (for `return Err(fail!(...))` and `map_err`).
+#[allow(unused_macros)]
+macro_rules! fail {
+    ($what:expr $(,)?) => {
+        $crate::kunit::Failure {
+            file: file!(),
+            line: line!(),
+            what: $what,
+            skip: false,
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use fail;
+
 /// Evaluates to the `Ok` value of `$result`, or fails the test case.
 #[allow(unused_macros)]
 macro_rules! check_ok {

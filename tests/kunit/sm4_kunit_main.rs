@@ -332,7 +332,7 @@ mod neon {
                 let p =
                     unsafe { bindings::__symbol_get(crate::crypto::c_str_ptr(c"sm4rs_neon_impl")) };
                 if p.is_null() {
-                    return Err(fail("sm4-neon does not export sm4rs_neon_impl"));
+                    return Err(fail!("sm4-neon does not export sm4rs_neon_impl"));
                 }
                 let var = p.cast::<AtomicU32>().cast_const();
                 // SAFETY: the exported word, which `sm4-neon` only accesses atomically; its
@@ -368,7 +368,7 @@ mod neon {
                 for sym in [crypt, cryptn] {
                     counters
                         .push((n, sym, CallCounter::start(sym)?), GFP_KERNEL)
-                        .map_err(|_| fail("alloc"))?;
+                        .map_err(|_| fail!("alloc"))?;
                 }
             }
             {
@@ -387,7 +387,7 @@ mod neon {
                 let calls = c.count();
                 if (*n == v) != (calls > 0) {
                     kernel::pr_err!("    # variant {}: {} calls of {:?}\n", v, calls, sym);
-                    return Err(fail(
+                    return Err(fail!(
                         "the forced variant's routines did not run, or others did",
                     ));
                 }

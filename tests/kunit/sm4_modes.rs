@@ -18,7 +18,9 @@
 
 use crate::crypto::bindings;
 use crate::crypto::{c_name, DriverName};
-use crate::kunit::{check, check_eq, check_ok, in_matrix, skip_unless, suite, Failure, TestResult};
+use crate::kunit::{
+    check, check_eq, check_ok, fail, in_matrix, skip_unless, suite, Failure, TestResult,
+};
 use crate::sm4::vectors;
 use crate::testing::{in_hard_irq, AlgParams, SkcipherTfm as Tfm};
 use core::ffi::CStr;
@@ -80,7 +82,7 @@ fn mode(name: &CStr) -> Result<&'static Mode, Failure> {
     MODES
         .iter()
         .find(|m| m.name == name)
-        .ok_or_else(|| fail("a mode the test needs is not in the list"))
+        .ok_or(fail!("a mode the test needs is not in the list"))
 }
 
 /// Whether the driver has mode `m` (an optional mode is registered only with its Kconfig
@@ -89,24 +91,15 @@ fn has(m: &Mode) -> bool {
     !m.optional || Tfm::new(m.driver).is_ok()
 }
 
-fn fail(what: &'static str) -> Failure {
-    Failure {
-        file: file!(),
-        line: line!(),
-        what,
-        skip: false,
-    }
-}
-
 /// Whether the driver under test is loaded (its suite is skipped otherwise).
 fn present() -> bool {
     MODES.first().is_some_and(|m| Tfm::new(m.driver).is_ok())
 }
 
 fn vec_of(data: &[u8]) -> Result<KVec<u8>, Failure> {
-    let mut v = KVec::with_capacity(data.len().max(1), GFP_KERNEL).map_err(|_| fail("alloc"))?;
+    let mut v = KVec::with_capacity(data.len().max(1), GFP_KERNEL).map_err(|_| fail!("alloc"))?;
     v.extend_from_slice(data, GFP_KERNEL)
-        .map_err(|_| fail("alloc"))?;
+        .map_err(|_| fail!("alloc"))?;
     Ok(v)
 }
 
@@ -184,7 +177,7 @@ fn differential(
     let mut rng = Rng(seed);
     let mut key = [0u8; 32];
     let mut iv = [0u8; 16];
-    let mut data = KVec::from_elem(0u8, 4160, GFP_KERNEL).map_err(|_| fail("alloc"))?;
+    let mut data = KVec::from_elem(0u8, 4160, GFP_KERNEL).map_err(|_| fail!("alloc"))?;
     for (i, &len) in LENS.iter().enumerate() {
         rng.fill(&mut key[..key_len]);
         rng.fill(&mut iv);
@@ -233,7 +226,7 @@ fn differential(
                             a.as_ref().map(|_| ()),
                             b.as_ref().map(|_| ())
                         );
-                        return Err(fail("success or failure differs from the reference"));
+                        return Err(fail!("success or failure differs from the reference"));
                     }
                 }
             }
@@ -290,7 +283,7 @@ fn set_key_without_neon() -> TestResult {
             check!(r.is_ok());
             if buf[..] != want.0[..] || ivout != want.1 {
                 kernel::pr_err!("    # {:?}, encrypt: {}\n", drv, enc);
-                return Err(fail("a key set without NEON gives another result"));
+                return Err(fail!("a key set without NEON gives another result"));
             }
         }
     }
@@ -306,7 +299,7 @@ fn cfb_vectors() -> TestResult {
         "the driver has no cfb(sm4) (CRYPTO_SM4_RUST_CFB)"
     );
     let Some(cfb) = cfb else {
-        return Err(fail("no cfb(sm4)"));
+        return Err(fail!("no cfb(sm4)"));
     };
     let iv0: [u8; 16] = core::array::from_fn(|i| i as u8);
     let pt: [u8; 64] = core::array::from_fn(|i| i as u8);
@@ -480,7 +473,7 @@ fn driver_parameters() -> TestResult {
             || p.walk_size % p.chunk_size != 0
         {
             kernel::pr_err!("    # {:?}: registered {:?}, reference {:?}\n", drv, p, r);
-            return Err(fail("a driver registered the wrong parameters"));
+            return Err(fail!("a driver registered the wrong parameters"));
         }
     }
     Ok(())
@@ -579,7 +572,7 @@ impl CallCounter {
             done: AtomicUsize::new(0),
             widest: AtomicUsize::new(0),
         };
-        let mut probe = KBox::new(probe, GFP_KERNEL).map_err(|_| fail("alloc"))?;
+        let mut probe = KBox::new(probe, GFP_KERNEL).map_err(|_| fail!("alloc"))?;
         probe.kp.symbol_name = crate::crypto::c_str_ptr(symbol);
         probe.kp.pre_handler = Some(count_call);
         // SAFETY: reads the current task pointer.
@@ -592,12 +585,12 @@ impl CallCounter {
             -95 => {
                 return Err(Failure {
                     skip: true,
-                    ..fail("no kprobes (CONFIG_KPROBES) to count calls with")
+                    ..fail!("no kprobes (CONFIG_KPROBES) to count calls with")
                 })
             }
             _ => {
                 kernel::pr_err!("    # register_kprobe({:?}) failed\n", symbol);
-                return Err(fail("register_kprobe failed"));
+                return Err(fail!("register_kprobe failed"));
             }
         }
         Ok(Self { probe })
@@ -697,7 +690,7 @@ fn neon_sections_per_page() -> TestResult {
                         enc,
                         may_sleep
                     );
-                    return Err(fail("fewer NEON sections than pages, or one over a page"));
+                    return Err(fail!("fewer NEON sections than pages, or one over a page"));
                 }
                 check!(buf[..] == want.0[..]);
             }
