@@ -31,8 +31,8 @@
 #include <linux/linkage.h>
 #include <asm/assembler.h>
 
-#include "lib/sm4-asm.h"
-#include "lib/sm4-ce-asm.h"
+#include "sm4/sm4-asm.h"
+#include "sm4/sm4-ce-asm.h"
 
 	.arch	armv8.2-a+crypto+sm4
 

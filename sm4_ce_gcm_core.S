@@ -36,9 +36,9 @@
 #include <linux/linkage.h>
 #include <asm/assembler.h>
 
-#include "lib/sm4-asm.h"
-#include "lib/sm4-ce-asm.h"
-#include "lib/sm4-ce-partial.S"
+#include "sm4/sm4-asm.h"
+#include "sm4/sm4-ce-asm.h"
+#include "sm4/sm4-ce-partial.S"
 
 	.arch	armv8.2-a+crypto+sm4
 

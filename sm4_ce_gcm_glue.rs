@@ -14,10 +14,12 @@
 #[path = "crypto/mod.rs"]
 #[allow(dead_code, unreachable_pub)]
 mod crypto;
+use crypto::module;
 // sm4rs-oot-end
-#[path = "lib/aead_mode.rs"]
+// sm4rs-in-tree: use kernel::crypto;
+#[path = "sm4/aead_mode.rs"]
 mod aead_mode;
-#[path = "lib/sm4.rs"]
+#[path = "sm4/sm4.rs"]
 #[allow(dead_code, unreachable_pub)]
 mod sm4;
 
@@ -36,7 +38,7 @@ use kernel::{
 };
 use sm4::{RoundKeys, BLOCK_SIZE, KEY_SIZE};
 
-crypto::module! {
+module! {
     type: Sm4CeGcmModule,
     name: "sm4_ce_gcm",
     author: "The sm4-rs authors",

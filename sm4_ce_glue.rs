@@ -6,7 +6,7 @@
 //! `cbc(sm4)`, `ctr(sm4)`, `cts(cbc(sm4))`, `xts(sm4)` (and, with `CRYPTO_SM4_RUST_CFB`,
 //! always out of tree, `cfb(sm4)`) as `<mode>-sm4-ce` (priority 400), and the MACs
 //! `cmac(sm4)`, `xcbc(sm4)` and `cbcmac(sm4)` as `<mac>-sm4-ce` (priority 400). The block
-//! work is done by `sm4_ce_core.S`; the modes are `lib/modes.rs`, the MACs `lib/mac.rs`.
+//! work is done by `sm4_ce_core.S`; the modes are `sm4/modes.rs`, the MACs `sm4/mac.rs`.
 //! Loads only on CPUs with the SM4 instructions.
 //!
 //! `sm4_ce_core.S` also exports upstream's C interface of this module (`sm4_ce_expand_key`,
@@ -19,14 +19,16 @@
 #[path = "crypto/mod.rs"]
 #[allow(dead_code, unreachable_pub)]
 mod crypto;
+use crypto::module;
 // sm4rs-oot-end
-#[path = "lib/mac.rs"]
+// sm4rs-in-tree: use kernel::crypto;
+#[path = "sm4/mac.rs"]
 #[allow(dead_code)]
 mod mac;
-#[path = "lib/modes.rs"]
+#[path = "sm4/modes.rs"]
 #[allow(dead_code)]
 mod modes;
-#[path = "lib/sm4.rs"]
+#[path = "sm4/sm4.rs"]
 #[allow(dead_code, unreachable_pub)]
 mod sm4;
 
@@ -45,7 +47,7 @@ use mac::MacBackend;
 use modes::{Backend, Iv};
 use sm4::{RoundKeys, BLOCK_SIZE, KEY_SIZE};
 
-crypto::module! {
+module! {
     type: Sm4CeModule,
     name: "sm4_ce",
     author: "The sm4-rs authors",
@@ -61,7 +63,7 @@ crypto::module! {
 }
 
 // The skciphers' aliases, from the list of modes.
-crate::crypto::alg::alias_crypto!("sm4_ce", &modes::aliases(Ce::DRIVER_SUFFIX));
+crypto::alg::alias_crypto!("sm4_ce", &modes::aliases(Ce::DRIVER_SUFFIX));
 
 /// The routines of `sm4_ce_core.S`. Each transforms exactly `nblocks` blocks from `src`
 /// to `dst` (the same or disjoint) and must run in a kernel-mode NEON section.

@@ -6,8 +6,8 @@
 //! so without it CFB would vanish whenever the accelerated modules are not loaded.
 //!
 //! The portable reference implementation: testmgr compares the accelerated SM4 drivers
-//! against it. The algorithm itself is `lib/sm4.rs`, shared with the host tests; its KUnit
-//! suite is the separate test module `tests/kunit/sm4_generic_kunit.rs`.
+//! against it. The algorithm itself is `sm4/sm4.rs`, shared with the host tests; its KUnit
+//! suite is in the separate test module (`tests/kunit/sm4_kunit_main.rs`).
 
 // sm4rs-oot-begin
 // Out of tree, each module compiles its own copy of the abstraction and of the SM4 core and
@@ -15,8 +15,10 @@
 #[path = "crypto/mod.rs"]
 #[allow(dead_code, unreachable_pub)]
 mod crypto;
+use crypto::module;
 // sm4rs-oot-end
-#[path = "lib/sm4.rs"]
+// sm4rs-in-tree: use kernel::crypto;
+#[path = "sm4/sm4.rs"]
 #[allow(dead_code, unreachable_pub)]
 mod sm4;
 
@@ -26,7 +28,7 @@ use crypto::skcipher;
 use crypto::{cipher, simd::Simd};
 use kernel::{error::code::EINVAL, prelude::*};
 
-crypto::module! {
+module! {
     type: Sm4GenericModule,
     name: "sm4_generic",
     author: "The sm4-rs authors",

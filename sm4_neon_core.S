@@ -31,7 +31,7 @@
 #include <linux/linkage.h>
 #include <asm/assembler.h>
 
-#include "lib/sm4-asm.h"
+#include "sm4/sm4-asm.h"
 
 	.arch	armv8-a+crypto
 

@@ -8,7 +8,7 @@
 //! `sm4_neon_core.S`: eight blocks at a time with the S-box in registers, in the variant
 //! that suits the CPU ([`Variant`]; the parameter `impl` forces one), so nothing depends on
 //! secret data for its timing. The modes
-//! are `lib/modes.rs`, shared with the Crypto Extensions driver.
+//! are `sm4/modes.rs`, shared with the Crypto Extensions driver.
 //!
 //! Constant time: no memory access or branch depends on the key or the data.
 //!
@@ -19,7 +19,7 @@
 //!   S-box in the same registers (four independent `tbl`, which wait less than the
 //!   `tbl`/`tbx` chain: each block waits for the one before).
 //! - The key schedule runs in the core too, the same way. Only where NEON may not be used
-//!   (a `setkey` with interrupts disabled) does it fall back to `lib/sm4.rs`, whose one
+//!   (a `setkey` with interrupts disabled) does it fall back to `sm4/sm4.rs`, whose one
 //!   256-byte S-box has all its cache lines read before each schedule.
 
 // sm4rs-oot-begin
@@ -28,11 +28,13 @@
 #[path = "crypto/mod.rs"]
 #[allow(dead_code, unreachable_pub)]
 mod crypto;
+use crypto::module;
 // sm4rs-oot-end
-#[path = "lib/modes.rs"]
+// sm4rs-in-tree: use kernel::crypto;
+#[path = "sm4/modes.rs"]
 #[allow(dead_code)]
 mod modes;
-#[path = "lib/sm4.rs"]
+#[path = "sm4/sm4.rs"]
 #[allow(dead_code, unreachable_pub)]
 mod sm4;
 
@@ -50,7 +52,7 @@ use kernel::{
 use modes::{Backend, Iv};
 use sm4::{RoundKeys, BLOCK_SIZE, KEY_SIZE};
 
-crypto::module! {
+module! {
     type: Sm4NeonModule,
     name: "sm4_neon",
     author: "The sm4-rs authors",
@@ -59,7 +61,7 @@ crypto::module! {
 }
 
 // The skciphers' aliases, from the list of modes.
-crate::crypto::alg::alias_crypto!("sm4_neon", &modes::aliases(NeonBackend::DRIVER_SUFFIX));
+crypto::alg::alias_crypto!("sm4_neon", &modes::aliases(NeonBackend::DRIVER_SUFFIX));
 
 /// The routines of `sm4_neon_core.S`, all in a kernel-mode NEON section: `dst = E(src ^
 /// pre) ^ post` over batches of 8 blocks, or over 1 to 8 blocks, where `pre` and `post` may
@@ -561,7 +563,7 @@ fn serial(
     }
 }
 
-crate::str_param!(
+crypto::param::str_param!(
     IMPL,
     "impl",
     "sm4_neon",

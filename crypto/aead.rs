@@ -34,7 +34,7 @@ use kernel::error::{code::EINVAL, Error, Result};
 
 /// `EBADMSG`: the tag does not match.
 pub fn ebadmsg() -> Error {
-    Error::from_errno(-(bindings::SM4RS_CONST_EBADMSG as i32))
+    Error::from_errno(-(bindings::EBADMSG as i32))
 }
 
 /// An AEAD algorithm.
@@ -296,7 +296,7 @@ impl<'a, Iv: Block> Request<'a, Iv> {
         }
         // SAFETY: the source of a valid request describes at least `assoclen` bytes; the
         // helper only reads it.
-        let p = unsafe { bindings::sm4rs_sg_linear(sg, len) };
+        let p = unsafe { bindings::sg_linear(sg, len) };
         if p.is_null() {
             return None;
         }
@@ -317,7 +317,7 @@ impl<'a, Iv: Block> Request<'a, Iv> {
         let pause = |more: bool| {
             if may_sleep && more {
                 // SAFETY: the caller allows sleeping and no NEON section is open here.
-                unsafe { bindings::sm4rs_cond_resched() };
+                unsafe { bindings::cond_resched() };
             }
         };
         // SAFETY: the request is valid (type invariant).
@@ -329,7 +329,7 @@ impl<'a, Iv: Block> Request<'a, Iv> {
             }
             let mut len: c_uint = 0;
             // SAFETY: `sg` is an entry of the request's valid source scatterlist.
-            let p = unsafe { bindings::sm4rs_sg_entry(sg, &mut len) };
+            let p = unsafe { bindings::sg_entry(sg, &mut len) };
             let n = (len as usize).min(left);
             if !p.is_null() {
                 // SAFETY: the entry's `len >= n` bytes are mapped at `p` (permanently), and the
@@ -354,7 +354,7 @@ impl<'a, Iv: Block> Request<'a, Iv> {
                     // SAFETY: the source holds `assoclen` bytes and `at + done + k` is
                     // within them; `piece` is writable for `k` bytes.
                     unsafe {
-                        bindings::sm4rs_sg_copy(
+                        bindings::sg_copy(
                             piece.as_mut_ptr().cast(),
                             (*self.req).src,
                             (at + done) as c_uint,
@@ -418,14 +418,14 @@ impl<'a, Iv: Block> Request<'a, Iv> {
         let (mut sg, mut off) = unsafe { ((*self.req).dst, (*self.req).assoclen + self.text) };
         // SAFETY: the destination of an encryption describes `assoclen + cryptlen +
         // authsize` bytes; the helper only reads it and writes the two locals.
-        let p = unsafe { bindings::sm4rs_sg_linear_at(&mut sg, &mut off, self.auth) };
+        let p = unsafe { bindings::sg_linear_at(&mut sg, &mut off, self.auth) };
         if !p.is_null() {
             // SAFETY: `auth <= MAX_TAG` bytes at `p` in the linear map are the tag's place in
             // the destination (entry `sg`, from byte `off` of its data on), ours to write;
             // the page is then flushed as the kernel's scatterlist copy does.
             unsafe {
                 core::ptr::copy_nonoverlapping(tag.as_ptr(), p.cast::<u8>(), self.auth as usize);
-                bindings::sm4rs_sg_flush_dcache(sg, off, self.auth);
+                bindings::sg_flush_dcache(sg, off, self.auth);
             }
             return;
         }
@@ -433,7 +433,7 @@ impl<'a, Iv: Block> Request<'a, Iv> {
         // authsize` bytes for an encryption; `tag` has `auth <= MAX_TAG` bytes and is only
         // read.
         unsafe {
-            bindings::sm4rs_sg_copy(
+            bindings::sg_copy(
                 tag.as_ptr().cast_mut().cast(),
                 (*self.req).dst,
                 (*self.req).assoclen + self.text,
@@ -452,11 +452,11 @@ impl<'a, Iv: Block> Request<'a, Iv> {
         let (mut sg, mut off) = unsafe { ((*self.req).src, (*self.req).assoclen + self.text) };
         // SAFETY: for a decryption the source describes `assoclen + cryptlen` bytes, the tag
         // being the last `auth` of them; the helper only reads it and writes the two locals.
-        let mut p = unsafe { bindings::sm4rs_sg_linear_at(&mut sg, &mut off, self.auth) };
+        let mut p = unsafe { bindings::sg_linear_at(&mut sg, &mut off, self.auth) };
         if p.is_null() {
             // SAFETY: as above; `theirs` has room for `auth <= MAX_TAG` bytes.
             unsafe {
-                bindings::sm4rs_sg_copy(
+                bindings::sg_copy(
                     theirs.as_mut_ptr().cast(),
                     (*self.req).src,
                     (*self.req).assoclen + self.text,
@@ -469,7 +469,7 @@ impl<'a, Iv: Block> Request<'a, Iv> {
         // SAFETY: both are readable for `auth <= MAX_TAG` bytes (the request's tag in the
         // linear map, or its copy).
         let differ = unsafe {
-            bindings::sm4rs_crypto_memneq(tag.as_ptr().cast(), p.cast_const(), self.auth as usize)
+            bindings::crypto_memneq(tag.as_ptr().cast(), p.cast_const(), self.auth as usize)
         };
         if differ {
             Err(ebadmsg())
@@ -501,7 +501,7 @@ impl<'a, Iv: Block> Request<'a, Iv> {
         } else {
             // SAFETY: the source of a valid request describes at least `assoclen` bytes;
             // the helper only reads it.
-            let p = unsafe { bindings::sm4rs_sg_linear(src_sg, ad_len) };
+            let p = unsafe { bindings::sg_linear(src_sg, ad_len) };
             if p.is_null() {
                 return None;
             }
@@ -519,7 +519,7 @@ impl<'a, Iv: Block> Request<'a, Iv> {
         // SAFETY: the scatterlist holding the tag describes `assoclen + text + auth` bytes
         // (`text + auth` does not overflow: the text is at most a page, the tag at most
         // `MAX_TAG`); the helper only reads it and writes the two locals.
-        let with_tag = unsafe { bindings::sm4rs_sg_linear_at(&mut sg, &mut off, text + auth) };
+        let with_tag = unsafe { bindings::sg_linear_at(&mut sg, &mut off, text + auth) };
         if with_tag.is_null() {
             return None;
         }
@@ -529,7 +529,7 @@ impl<'a, Iv: Block> Request<'a, Iv> {
             let (mut osg, mut ooff) = (other_sg, ad_len);
             // SAFETY: the other scatterlist describes at least `assoclen + text` bytes; as
             // above.
-            let p = unsafe { bindings::sm4rs_sg_linear_at(&mut osg, &mut ooff, text) };
+            let p = unsafe { bindings::sg_linear_at(&mut osg, &mut ooff, text) };
             if p.is_null() {
                 return None;
             }
@@ -635,7 +635,7 @@ impl<Iv: Block> OnePiece<'_, Iv> {
         // on, offsets below `assoclen + cryptlen + authsize`, a `c_uint`.
         unsafe {
             core::ptr::copy_nonoverlapping(tag.as_ptr(), self.tag, self.auth as usize);
-            bindings::sm4rs_sg_flush_dcache(self.dst_sg, self.dst_off, self.len + self.auth);
+            bindings::sg_flush_dcache(self.dst_sg, self.dst_off, self.len + self.auth);
         }
     }
 
@@ -644,12 +644,12 @@ impl<Iv: Block> OnePiece<'_, Iv> {
     pub fn verify_tag(self, tag: &[u8; MAX_TAG]) -> Result {
         if self.len > 0 {
             // SAFETY: the entry `dst_sg` holds the text from `dst_off` on (type invariant).
-            unsafe { bindings::sm4rs_sg_flush_dcache(self.dst_sg, self.dst_off, self.len) };
+            unsafe { bindings::sg_flush_dcache(self.dst_sg, self.dst_off, self.len) };
         }
         // SAFETY: `tag` has `MAX_TAG >= auth` bytes; the request's tag is readable for
         // `auth` bytes at `self.tag` (type invariant).
         let differ = unsafe {
-            bindings::sm4rs_crypto_memneq(
+            bindings::crypto_memneq(
                 tag.as_ptr().cast(),
                 self.tag.cast_const().cast(),
                 self.auth as usize,

@@ -263,7 +263,7 @@ unsafe extern "C" fn destroy<K: Kind>(alg: *mut bindings::crypto_alg) {
 unsafe fn unregister<K: Kind>(module: &'static ThisModule, raw: *mut K::Raw) {
     // SAFETY: `module` is NULL (built in) or a module whose code runs here, which is not
     // freed meanwhile; the helper only reads its state.
-    if unsafe { bindings::sm4rs_module_in_init(module.as_ptr().cast()) } {
+    if unsafe { bindings::module_in_init(module.as_ptr().cast()) } {
         // A self-test in flight holds the algorithm and, with it, the module (`cra_module`),
         // which is freed when the init fails: it must have ended by then. (Linux 7.3 also
         // warns when an algorithm without `cra_destroy` is unregistered held.) Anything else
@@ -271,7 +271,7 @@ unsafe fn unregister<K: Kind>(module: &'static ThisModule, raw: *mut K::Raw) {
         // holds no promise that the module stays.
         // SAFETY: `raw` is registered (caller), its `crypto_alg` valid; module init runs in
         // process context, where the helper may sleep.
-        let _ = unsafe { bindings::sm4rs_alg_wait_unshared(base::<K>(raw), 60_000) };
+        let _ = unsafe { bindings::alg_wait_unshared(base::<K>(raw), 60_000) };
         // SAFETY: `raw` is registered and ours (caller); the crypto API reads `cra_destroy`
         // only when it drops its last reference, which cannot happen before the
         // unregistration below.

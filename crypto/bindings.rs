@@ -4,6 +4,11 @@
 //!
 //! The Kbuild rule runs bindgen over `crypto/bindings_helper.h` with the C flags of the kernel
 //! being built, so the layouts always match that kernel. Only the abstraction uses these.
+//!
+//! The header's helpers (`sm4rs_X`) and constants (`SM4RS_CONST_X`) are also bound as `X`,
+//! the name the kernel's own `bindings` give them (its `rust_helper_X` and
+//! `RUST_CONST_HELPER_X`, which `make patches` writes from the header); the Rust sources use
+//! those names.
 
 #![allow(
     dead_code,
@@ -12,6 +17,7 @@
     non_snake_case,
     improper_ctypes,
     unreachable_pub,
+    unused_imports,
     unsafe_op_in_unsafe_fn,
     missing_docs,
     clippy::all,

@@ -43,18 +43,18 @@ use core::ffi::{c_char, CStr};
 /// `size_t` out of tree, and in the kernel's bindings, where it is a literal, one of its
 /// choosing.)
 #[allow(clippy::unnecessary_cast)]
-pub(crate) const CRYPTO_MINALIGN: usize = bindings::SM4RS_CONST_CRYPTO_MINALIGN as usize;
+pub(crate) const CRYPTO_MINALIGN: usize = bindings::CRYPTO_MINALIGN as usize;
 
 /// `EDEADLK`, which the skcipher walk returns in hard interrupt context, and requests where
 /// NEON may not be used (Linux 6.12's `kernel::error::code` lacks it).
 pub fn edeadlk() -> kernel::error::Error {
-    kernel::error::Error::from_errno(-(bindings::SM4RS_CONST_EDEADLK as i32))
+    kernel::error::Error::from_errno(-(bindings::EDEADLK as i32))
 }
 
 /// `EOVERFLOW`, for lengths a mode cannot encode (CCM's text longer than its IV's counter
 /// field allows). (Linux 6.12's `kernel::error::code` lacks it.)
 pub fn eoverflow() -> kernel::error::Error {
-    kernel::error::Error::from_errno(-(bindings::SM4RS_CONST_EOVERFLOW as i32))
+    kernel::error::Error::from_errno(-(bindings::EOVERFLOW as i32))
 }
 
 /// A block of bytes: the unit an algorithm transforms, and the type of its IVs.
@@ -205,7 +205,7 @@ impl<const N: usize> Drop for Secret<N> {
 /// stores (by aligned word where it can: a 16-byte block takes two), then a compiler fence.
 ///
 /// The one wipe of the abstraction and its drivers: `Secret`, transform contexts, the
-/// FPSIMD state buffer of a NEON section, MAC keys and state. (The SM4 core, `lib/sm4.rs`,
+/// FPSIMD state buffer of a NEON section, MAC keys and state. (The SM4 core, `sm4/sm4.rs`,
 /// which the host tests build alone, wipes its round keys with the same two steps.)
 pub fn wipe(bytes: &mut [u8]) {
     // SAFETY: any bytes are a valid `u64`, and `align_to_mut` gives the aligned middle.

@@ -115,8 +115,9 @@ impl<const N: usize> ModInfo<N> {
 /// name as `KBUILD_MODNAME` gives it, for the built-in `<module>.<name>=`), as the static
 /// [`StrValue`] `$value`, `$default` until the kernel sets it; `$desc` is what `modinfo`
 /// shows.
+#[doc(hidden)]
 #[macro_export]
-macro_rules! str_param {
+macro_rules! __crypto_str_param {
     ($value:ident, $name:literal, $module:literal, $default:expr, $desc:literal) => {
         static $value: $crate::crypto::param::StrValue =
             $crate::crypto::param::StrValue::new($default);
@@ -149,3 +150,7 @@ macro_rules! str_param {
         };
     };
 }
+// (Out of tree each module compiles its own copy of the abstraction, and most do not use
+// this.)
+#[allow(unused_imports)]
+pub use __crypto_str_param as str_param;

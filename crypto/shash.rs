@@ -118,7 +118,7 @@ impl<T: Shash> Adapter<T> {
             "the context area is only aligned to CRYPTO_MINALIGN"
         );
         assert!(
-            align_of::<T::State>() <= bindings::SM4RS_CONST_ARCH_SLAB_MINALIGN,
+            align_of::<T::State>() <= bindings::ARCH_SLAB_MINALIGN,
             "the descriptor's context is only aligned to ARCH_SLAB_MINALIGN"
         );
         // (No padding in the descriptor's part: it is exported as bytes.)
@@ -126,7 +126,7 @@ impl<T: Shash> Adapter<T> {
             size_of::<DescState<T::State>>() == size_of::<T::State>() + size_of::<Partial>(),
             "the state's alignment would pad the descriptor"
         );
-        assert!(size_of::<DescState<T::State>>() <= bindings::SM4RS_CONST_HASH_MAX_DESCSIZE);
+        assert!(size_of::<DescState<T::State>>() <= bindings::HASH_MAX_DESCSIZE);
         assert!(
             Partial::serves(T::BLOCK_SIZE, T::CRA_BLOCK_SIZE),
             "a block size this kernel's hash interface cannot serve"

@@ -56,7 +56,7 @@ pub struct Neon {
 /// crypto self-tests turn off to exercise non-SIMD fallbacks, see [`Simd::allowed`]).
 pub struct Simd {
     crypto_api: bool,
-    /// `sm4rs_neon_context()`, once asked: 0 no NEON, 1 NEON, 2 NEON in a softirq.
+    /// `bindings::neon_context()`, once asked: 0 no NEON, 1 NEON, 2 NEON in a softirq.
     context: Option<core::ffi::c_int>,
     _not_send: PhantomData<*mut ()>,
 }
@@ -92,11 +92,11 @@ impl Simd {
         self.context() != 0
     }
 
-    /// `sm4rs_neon_context()`: 0 where no section may be opened, 1 where one may, 2 where
+    /// `bindings::neon_context()`: 0 where no section may be opened, 1 where one may, 2 where
     /// one may in a softirq (whose sections the abstraction marks).
     fn context(&self) -> core::ffi::c_int {
         // SAFETY: the helper reads per-CPU, context and thread state only.
-        unsafe { bindings::sm4rs_neon_context(self.crypto_api) }
+        unsafe { bindings::neon_context(self.crypto_api) }
     }
 
     /// Runs `f` inside a kernel-mode NEON section and returns its result, or returns `None`
@@ -122,12 +122,12 @@ impl Simd {
         let section = || {
             if softirq {
                 // SAFETY: marks the section just opened in a softirq.
-                unsafe { bindings::sm4rs_neon_softirq_mark(true) };
+                unsafe { bindings::neon_softirq_mark(true) };
             }
             let r = f(&token);
             if softirq {
                 // SAFETY: the section closes next.
-                unsafe { bindings::sm4rs_neon_softirq_mark(false) };
+                unsafe { bindings::neon_softirq_mark(false) };
             }
             r
         };
@@ -150,7 +150,7 @@ impl Simd {
 /// it calls this on each call that runs an algorithm.)
 pub fn outside_section() -> Result<(), kernel::error::Error> {
     // SAFETY: the helper reads per-CPU, context and thread state only.
-    if unsafe { bindings::sm4rs_neon_section_open() } {
+    if unsafe { bindings::neon_section_open() } {
         Err(super::edeadlk())
     } else {
         Ok(())
@@ -160,21 +160,21 @@ pub fn outside_section() -> Result<(), kernel::error::Error> {
 /// Whether the CPUs have the SM4 instructions (SM4E, SM4EKEY): `cpu_have_named_feature(SM4)`.
 pub fn cpu_has_sm4() -> bool {
     // SAFETY: reads the system-wide CPU feature bits.
-    unsafe { bindings::cpu_have_feature(bindings::SM4RS_CONST_KERNEL_HWCAP_SM4) }
+    unsafe { bindings::cpu_have_feature(bindings::KERNEL_HWCAP_SM4) }
 }
 
 /// Whether the CPUs have the AES instructions (AESE, AESD, AESMC, AESIMC):
 /// `cpu_have_named_feature(AES)`.
 pub fn cpu_has_aes() -> bool {
     // SAFETY: reads the system-wide CPU feature bits.
-    unsafe { bindings::cpu_have_feature(bindings::SM4RS_CONST_KERNEL_HWCAP_AES) }
+    unsafe { bindings::cpu_have_feature(bindings::KERNEL_HWCAP_AES) }
 }
 
 /// Whether the CPUs have the 64-bit polynomial multiplication (PMULL, PMULL2 on 1Q):
 /// `cpu_have_named_feature(PMULL)`.
 pub fn cpu_has_pmull() -> bool {
     // SAFETY: reads the system-wide CPU feature bits.
-    unsafe { bindings::cpu_have_feature(bindings::SM4RS_CONST_KERNEL_HWCAP_PMULL) }
+    unsafe { bindings::cpu_have_feature(bindings::KERNEL_HWCAP_PMULL) }
 }
 
 /// The `MIDR_EL1` of the CPU running the section `_neon`: the implementer (bits 31-24) and
@@ -183,7 +183,7 @@ pub fn cpu_has_pmull() -> bool {
 /// on another CPU (Linux 6.8 on), so the choice must not matter for correctness.
 pub fn cpu_midr(_neon: &Neon) -> u32 {
     // SAFETY: reads this CPU's identification register.
-    unsafe { bindings::sm4rs_cpu_midr() }
+    unsafe { bindings::cpu_midr() }
 }
 
 /// Whether kernel-mode NEON can be used at all: the CPUs have FP/ASIMD and the kernel uses it
@@ -191,5 +191,5 @@ pub fn cpu_midr(_neon: &Neon) -> u32 {
 /// avoids NEON should not register where this is false.
 pub fn fpsimd_usable() -> bool {
     // SAFETY: reads the system-wide CPU capabilities.
-    unsafe { bindings::sm4rs_system_supports_fpsimd() }
+    unsafe { bindings::system_supports_fpsimd() }
 }

@@ -60,7 +60,7 @@ impl<'a> Key<'a> {
         if fips_enabled() || self.forbids_weak_keys() {
             // SAFETY: both halves are readable for `k1.len()` bytes.
             let differ = unsafe {
-                bindings::sm4rs_crypto_memneq(k1.as_ptr().cast(), k2.as_ptr().cast(), k1.len())
+                bindings::crypto_memneq(k1.as_ptr().cast(), k2.as_ptr().cast(), k1.len())
             };
             if !differ {
                 return Err(EINVAL);
@@ -392,7 +392,7 @@ impl<Iv: Block> Request<'_, Iv> {
         let (start, n) = self.range_c(offset, buf.len())?;
         // SAFETY: the request is valid (type invariant) and its source holds at least
         // `offset + buf.len()` bytes (checked); `buf` is writable for `n` bytes.
-        unsafe { bindings::sm4rs_sg_copy(buf.as_mut_ptr().cast(), (*self.req).src, start, n, 0) };
+        unsafe { bindings::sg_copy(buf.as_mut_ptr().cast(), (*self.req).src, start, n, 0) };
         Ok(())
     }
 
@@ -401,9 +401,7 @@ impl<Iv: Block> Request<'_, Iv> {
     pub fn write_at(&mut self, offset: usize, buf: &[u8]) -> Result {
         let (start, n) = self.range_c(offset, buf.len())?;
         // SAFETY: as in `read_at`, for the destination; the function only reads `buf`.
-        unsafe {
-            bindings::sm4rs_sg_copy(buf.as_ptr().cast_mut().cast(), (*self.req).dst, start, n, 1)
-        };
+        unsafe { bindings::sg_copy(buf.as_ptr().cast_mut().cast(), (*self.req).dst, start, n, 1) };
         Ok(())
     }
 
@@ -467,7 +465,7 @@ impl<Iv: Block> Request<'_, Iv> {
 /// The most data that one step of a walk hands a driver: a page, as the kernel's skcipher
 /// walk maps it. Drivers open one NEON section per step, so no section covers more, and
 /// between steps a request that may sleep gets a reschedule point.
-pub const MAX_STEP: usize = bindings::SM4RS_CONST_PAGE_SIZE;
+pub const MAX_STEP: usize = bindings::PAGE_SIZE;
 
 /// The longest end of a request that [`Request::walk_with_tail`] hands over whole: two
 /// 16-byte blocks, what ciphertext stealing works on.
@@ -635,12 +633,12 @@ impl Linear {
     unsafe fn of(span: &Span) -> Option<Self> {
         let end = span.off.checked_add(span.len)?;
         // SAFETY: the scatterlists of a valid request describe at least `off + len` bytes.
-        let src = unsafe { bindings::sm4rs_sg_linear(span.src, end) };
+        let src = unsafe { bindings::sg_linear(span.src, end) };
         let dst = if span.dst == span.src {
             src
         } else {
             // SAFETY: as above.
-            unsafe { bindings::sm4rs_sg_linear(span.dst, end) }
+            unsafe { bindings::sg_linear(span.dst, end) }
         };
         if src.is_null() || dst.is_null() {
             return None;
@@ -669,13 +667,13 @@ impl Linear {
         let (mut src_sg, mut src_off) = (span.src, span.off);
         // SAFETY: the scatterlists of a valid request describe at least `off + len` bytes;
         // the helper only reads them and writes the two locals.
-        let src = unsafe { bindings::sm4rs_sg_linear_at(&mut src_sg, &mut src_off, span.len) };
+        let src = unsafe { bindings::sg_linear_at(&mut src_sg, &mut src_off, span.len) };
         let (dst, dst_sg, dst_off) = if span.dst == span.src {
             (src, src_sg, src_off)
         } else {
             let (mut sg, mut off) = (span.dst, span.off);
             // SAFETY: as above.
-            let p = unsafe { bindings::sm4rs_sg_linear_at(&mut sg, &mut off, span.len) };
+            let p = unsafe { bindings::sg_linear_at(&mut sg, &mut off, span.len) };
             (p, sg, off)
         };
         if src.is_null() || dst.is_null() {
@@ -717,9 +715,7 @@ impl Linear {
         let r = f(&mut step);
         // SAFETY: the entry `dst_sg` holds the bytes just written (type invariant), at
         // offsets below `off + len`, a `c_uint`.
-        unsafe {
-            bindings::sm4rs_sg_flush_dcache(self.dst_sg, (self.off + at) as c_uint, n as c_uint)
-        };
+        unsafe { bindings::sg_flush_dcache(self.dst_sg, (self.off + at) as c_uint, n as c_uint) };
         r
     }
 
@@ -734,7 +730,7 @@ impl Linear {
     ) -> Result {
         if self.may_sleep {
             // SAFETY: the debug check of a function that may sleep, as the walk's.
-            unsafe { bindings::sm4rs_might_sleep() };
+            unsafe { bindings::might_sleep() };
         }
         let mut done = 0;
         while done < self.len {
@@ -748,7 +744,7 @@ impl Linear {
             }
             if self.may_sleep && done < self.len {
                 // SAFETY: the caller allows sleeping and no NEON section is open here.
-                unsafe { bindings::sm4rs_cond_resched() };
+                unsafe { bindings::cond_resched() };
             }
         }
         Ok(())

@@ -22,7 +22,7 @@ flags of `b.cond`) or target (`br`, `ret`) does. Table lookups in registers (`tb
 the AES and SM4 instructions run in time independent of their data on the CPUs this targets,
 and are allowed.
 
-Not covered: the Rust side (the glue, the scalar lib/sm4.rs, which is not constant time),
+Not covered: the Rust side (the glue, the scalar sm4/sm4.rs, which is not constant time),
 microarchitectural effects beyond addresses and branches (data-dependent instruction timing,
 speculation), memory contents other than stack slots (a secret stored and loaded back
 through a pointer comes back secret, which is safe), and instructions it does not know: those

@@ -64,6 +64,12 @@ toolchain_id() {
 	} | tr '\n' ';'
 }
 
+# The modules, from their one declaration in Kbuild (scripts/kbuild-modules.awk): lines of
+# MODULE SYMBOL OBJECT...; the test module's objects are under tests/.
+kbuild_modules() {
+	awk -f "$REPO/scripts/kbuild-modules.awk" "$REPO/Kbuild"
+}
+
 # Build directory of a kernel lane (prints it; empty if the lane has no source).
 lane_build_dir() {
 	local lane=$1 f

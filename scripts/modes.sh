@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# modes.sh: prints the list of modes (lib/mode_list.rs, the one declaration) for the VM
+# modes.sh: prints the list of modes (sm4/mode_list.rs, the one declaration) for the VM
 # scenarios and the AF_ALG tool, one mode per line:
 #   ALGORITHM MODE KEY IV BLOCK UNIT REFERENCE OPTIONAL
 # (the fields of the list's lines; OPTIONAL 1 for a mode behind a Kconfig symbol, a
 # `#[cfg]` line before it). A line of the list it cannot read stops it, naming the line.
 set -euo pipefail
-list=$(dirname "$0")/../lib/mode_list.rs
-awk -v file="lib/mode_list.rs" '
+list=$(dirname "$0")/../sm4/mode_list.rs
+awk -v file="sm4/mode_list.rs" '
 	/^ *\$m! \{$/ { inside = 1; next }
 	inside && /^ *\}$/ { inside = 0; done = 1; next }
 	!inside { next }

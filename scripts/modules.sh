@@ -10,14 +10,17 @@ shift
 case " ${LANES_ALL[*]} " in *" $kdir "*) kdir=$(lane_build_dir "$kdir") ;; esac
 [ -f "$kdir/Module.symvers" ] || die "$kdir is not a built kernel tree (no Module.symvers)"
 grep -q '^CONFIG_RUST=y' "$kdir/.config" || die "$kdir was built without CONFIG_RUST"
-# The modules of this repository and the Kconfig symbols that select them.
-MODS=(CONFIG_CRYPTO_SM4_GENERIC=m CONFIG_CRYPTO_SM4_ARM64_CE_BLK=m CONFIG_CRYPTO_SM4_ARM64_NEON_BLK=m
-	CONFIG_CRYPTO_SM4_ARM64_CE_GCM=m CONFIG_CRYPTO_SM4_ARM64_CE_CCM=m)
-# Their KUnit suites, in a separate test module, where the kernel has KUnit built in (the
-# Kconfig option depends on KUNIT=y: #[kunit_tests] compiles its suites only then).
-if grep -q '^CONFIG_KUNIT=y' "$kdir/.config"; then
-	MODS+=(CONFIG_CRYPTO_SM4_KUNIT_TEST=m)
-fi
+# The Kconfig symbols of this repository's modules (Kbuild's list); the KUnit suites' test
+# module only where the kernel has KUnit built in (the Kconfig option depends on KUNIT=y:
+# #[kunit_tests] compiles its suites only then).
+MODS=()
+list=$(kbuild_modules) || die "Kbuild: no list of modules"
+while read -r m sym objs; do
+	case " $objs" in
+	*" tests/"*) grep -q '^CONFIG_KUNIT=y' "$kdir/.config" || continue ;;
+	esac
+	MODS+=("CONFIG_$sym=m")
+done <<<"$list"
 make=("${KMAKE[@]}")
 # A kernel built with GCC: its modules are built with the same GCC (Kbuild hands bindgen the
 # C flags the kernel's own bindgen run gets).

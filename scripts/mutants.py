@@ -39,9 +39,9 @@ LANE = os.environ.get("SM4RS_MUTANT_LANE", "6.12")
 # (name, file, the text replaced (exactly once in the file), its replacement, KUnit filter
 # [, the only lane whose kernel compiles the code, where it runs])
 MUTANTS = [
-    ("sbox-byte", "lib/sm4.rs", "0xd6, 0x90, 0xe9, 0xfe,", "0xd6, 0x91, 0xe9, 0xfe,",
+    ("sbox-byte", "sm4/sm4.rs", "0xd6, 0x90, 0xe9, 0xfe,", "0xd6, 0x91, 0xe9, 0xfe,",
      "sm4_generic.*"),
-    ("ck-constant", "lib/sm4.rs", "0x70777e85", "0x70777e86", "sm4_generic.*"),
+    ("ck-constant", "sm4/sm4.rs", "0x70777e85", "0x70777e86", "sm4_generic.*"),
     ("sm4ekey-schedule", "sm4_ce_core.S", "sm4ekey\tv3.4s, v2.4s, v27.4s",
      "sm4ekey\tv3.4s, v2.4s, v26.4s", "sm4_ce_cipher.*"),
     ("ctr-carry", "sm4_ce_core.S", "adds\tCTR_LO, CTR_LO, #1\n\tadc\tCTR_HI, CTR_HI, xzr",
@@ -52,14 +52,14 @@ MUTANTS = [
      "\tadd\tv22.2d, \\c\\().2d, v22.2d", "sm4_ce.ctr_*"),
     ("ctr-batch-end-carry", "sm4_ce_core.S", "adds\tCTR_LO, CTR_LO, #8\n\tadc\tCTR_HI, CTR_HI, xzr",
      "adds\tCTR_LO, CTR_LO, #8\n\tadd\tCTR_HI, CTR_HI, xzr", "sm4_ce.ctr_*"),
-    ("cts-swap", "lib/modes.rs",
+    ("cts-swap", "sm4/modes.rs",
      "                    if enc {\n                        io.swap_last::<BLOCK_SIZE>();\n",
      "                    if false {\n                        io.swap_last::<BLOCK_SIZE>();\n",
      "sm4_ce.modes_vs_oracle"),
     # (The one path of ciphertext stealing: the bulk leaves the tail's bytes of a step that is
     # not the last; the walk of a request not in one piece counts the tail in what is left,
     # and writes the tail's copy back.)
-    ("stealing-bulk-into-tail", "lib/modes.rs",
+    ("stealing-bulk-into-tail", "sm4/modes.rs",
      "let nblocks = len.min(total - tail_len) / BLOCK_SIZE;",
      "let nblocks = len / BLOCK_SIZE;", "sm4_ce.modes_vs_oracle"),
     ("stealing-total", "crypto/skcipher.rs", "                step.total += tail;\n",
@@ -72,9 +72,9 @@ MUTANTS = [
     ("xts-doubling-ce", "sm4_ce_core.S", "mov\tGF_POLY, #0x87", "mov\tGF_POLY, #0x86",
      "sm4_ce.modes_vs_oracle"),
     # (The list of modes: a size wrong in the declaration, against the reference's.)
-    ("mode-list-xts-key", "lib/mode_list.rs", 'Xts: "xts(sm4)", "xts", 32,',
+    ("mode-list-xts-key", "sm4/mode_list.rs", 'Xts: "xts(sm4)", "xts", 32,',
      'Xts: "xts(sm4)", "xts", 16,', "sm4_ce.driver_parameters"),
-    ("cmac-k2", "lib/mac.rs", "key.padded = double(&key.whole);", "key.padded = key.whole;",
+    ("cmac-k2", "sm4/mac.rs", "key.padded = double(&key.whole);", "key.padded = key.whole;",
      "sm4_ce_mac.*"),
     # (On 6.12 the abstraction keeps a hash's partial block, on 7.3 the hash API does:
     # crypto/shash_buffer.rs.)
@@ -132,13 +132,13 @@ MUTANTS = [
     ("neon-key-without-neon", "sm4_neon_glue.rs",
      "        if done.is_none() {\n            out.expand_into(key);\n        }\n",
      "        if done.is_none() {}\n", "sm4_neon.set_key_without_neon"),
-    ("aead-key-without-neon", "lib/aead_mode.rs",
+    ("aead-key-without-neon", "sm4/aead_mode.rs",
      "    if done.is_none() {\n        rk.expand_into(key);\n    }\n", "    if done.is_none() {}\n",
      "sm4_ce_ccm.ccm_set_key_without_neon"),
     ("gcm-hash-key-without-neon", "sm4_ce_gcm_glue.rs", "        rk.crypt_block(&mut h);\n",
      "        h[0] ^= 0;\n",
      "sm4_ce_gcm.gcm_set_key_without_neon"),
-    ("mac-subkey-without-neon", "lib/mac.rs",
+    ("mac-subkey-without-neon", "sm4/mac.rs",
      "    if done.is_none() {\n        key.enc.crypt_block(block);\n    }\n",
      "    if done.is_none() {}\n",
      "sm4_ce_mac.mac_set_key_without_neon"),
@@ -152,12 +152,12 @@ MUTANTS = [
      "let key = unsafe { core::slice::from_raw_parts(key, len as usize) };",
      "sm4_abstraction.null_key_refused"),
     ("neon-section-unbounded", "crypto/skcipher.rs",
-     "pub const MAX_STEP: usize = bindings::SM4RS_CONST_PAGE_SIZE;",
+     "pub const MAX_STEP: usize = bindings::PAGE_SIZE;",
      "pub const MAX_STEP: usize = usize::MAX;", "sm4_ce.neon_sections_per_page"),
     # (16 pages in steps of a page and a block: as many sections as pages, one too wide.)
     ("neon-section-page-and-block", "crypto/skcipher.rs",
-     "pub const MAX_STEP: usize = bindings::SM4RS_CONST_PAGE_SIZE;",
-     "pub const MAX_STEP: usize = bindings::SM4RS_CONST_PAGE_SIZE + 16;",
+     "pub const MAX_STEP: usize = bindings::PAGE_SIZE;",
+     "pub const MAX_STEP: usize = bindings::PAGE_SIZE + 16;",
      "sm4_ce.neon_sections_per_page"),
     ("ghash-power", "sm4_ce_gcm_core.S", "gmul\t\\a0, H4, K34, 1, 1\n\tgmul\t\\a1, H3, K34, 0",
      "gmul\t\\a0, H4, K34, 1, 1\n\tgmul\t\\a1, H4, K34, 0",
@@ -171,10 +171,10 @@ MUTANTS = [
      "\tsub\tNBLK, NBLK, #1\n\tcbz", "sm4_ce_ccm.*"),
     ("ccm-long-ad-prefix", "sm4_ce_ccm_glue.rs", "copy_from_slice(&[0xff, 0xfe]);",
      "copy_from_slice(&[0xff, 0xff]);", "sm4_ce_ccm.*"),
-    ("aead-feed-partial", "lib/aead_mode.rs",
+    ("aead-feed-partial", "sm4/aead_mode.rs",
      "            if self.fill < BLOCK_SIZE {\n                return;\n            }\n", "",
      "sm4_ce_gcm.*"),
-    ("aead-ad-with-text", "lib/aead_mode.rs",
+    ("aead-ad-with-text", "sm4/aead_mode.rs",
      "            if let Some(a) = ad.take() {\n                c.ad(neon, a, true);\n"
      "            }\n            let left",
      "            let left", "sm4_ce_ccm.*"),
@@ -194,8 +194,8 @@ MUTANTS = [
      "copy_nonoverlapping(tag.as_ptr(), p.cast::<u8>(), self.auth as usize - 1);",
      "sm4_ce_gcm.*"),
     ("aead-verify-direct", "crypto/aead.rs",
-     "sm4rs_crypto_memneq(tag.as_ptr().cast(), p.cast_const(), self.auth as usize)",
-     "sm4rs_crypto_memneq(tag.as_ptr().cast(), p.cast_const(), 1)", "sm4_ce_ccm.*"),
+     "crypto_memneq(tag.as_ptr().cast(), p.cast_const(), self.auth as usize)",
+     "crypto_memneq(tag.as_ptr().cast(), p.cast_const(), 1)", "sm4_ce_ccm.*"),
     ("sg-linear-offset", "crypto/bindings_helper.h", "return sg_virt(sg) + off;",
      "return sg_virt(sg);", "sm4_ce_gcm.*"),
     # The one-call paths of short requests (Request::in_one_piece, the *_short cores).
@@ -214,7 +214,7 @@ MUTANTS = [
      "| (u128::from(flags) << 120) | u128::from(len & 0xff);", "sm4_ce_ccm.*"),
     ("ccm-short-ad-length", "sm4_ce_ccm_core.S", "rev16\tw11, w13", "mov\tw11, w13",
      "sm4_ce_ccm.*"),
-    ("partial-store-last-byte", "lib/sm4-ce-partial.S", "strb\tw16, [x15]", "strb\twzr, [x15]",
+    ("partial-store-last-byte", "sm4/sm4-ce-partial.S", "strb\tw16, [x15]", "strb\twzr, [x15]",
      "sm4_ce_ccm.*"),
 ]
 

@@ -11,15 +11,21 @@ The series is generated from the out-of-tree sources, which stay the one source 
      Kconfig/Makefile switch CRYPTO_SM4_RUST that builds upstream's SM4 symbols from them;
   3. crypto: arm64/sm4: the KUnit test module;
   4. crypto: arm64/sm4: cfb(sm4), behind its own symbol (CRYPTO_SM4_RUST_CFB, default n).
-What differs between the out-of-tree and the in-tree form is done here and only here:
-  - the `sm4rs_*` cfgs that Kbuild sets from greps of the kernel tree are resolved with the
-    same greps (read from Kbuild) against KERNEL_SRC, and the code of the other kernels
-    dropped;
-  - lines between `// sm4rs-oot-begin` and `// sm4rs-oot-end` exist only out of tree;
-    `// sm4rs-in-tree: LINE` is LINE in tree;
-  - module paths (`crate::crypto` -> `kernel::crypto`, `#[path]`s), binding names
-    (`sm4rs_` helpers and `SM4RS_CONST_` constants lose their prefixes), `module!` syntax.
-The Kconfig blocks come from the repository's Kconfig ("#@ FILE before: LINE").
+The sources are laid out as the kernel tree has them: each driver and test file, and what it
+includes, goes to the same path under arch/arm64/crypto/ (the modules and their objects are
+Kbuild's list, scripts/kbuild-modules.awk); crypto/ goes to rust/kernel/crypto/. What differs
+between the out-of-tree and the in-tree form is written in the sources, where it applies:
+  - lines between `// sm4rs-oot-begin` and `// sm4rs-oot-end` exist only out of tree (the
+    crate roots' own copy of the abstraction, `mod crypto`); `// sm4rs-in-tree: LINE` is
+    LINE in tree (`use kernel::crypto;`);
+  - the `sm4rs_*` cfgs that Kbuild sets from greps of the kernel tree (kernel-differences.txt)
+    are resolved with the same greps against KERNEL_SRC, and the code of the other kernels
+    dropped; on kernels whose `module!` takes `authors`, a module's one `author` is given in
+    that form;
+  - `CONFIG_CRYPTO_SM4_RUST_CFB` items go to the last patch.
+A source that does not follow this (an out-of-tree path or binding name outside those
+blocks, a file included from outside the repository) stops make patches, naming the file
+and line. The Kconfig blocks come from the repository's Kconfig ("#@ FILE before: LINE").
 """
 
 import os
@@ -137,69 +143,111 @@ def resolve(text, cfb=True):
     return "\n".join(out)
 
 
-def rename_bindings(text):
-    text = text.replace("bindings::SM4RS_CONST_", "bindings::")
-    return re.sub(r"bindings::sm4rs_(\w+)", r"bindings::\1", text)
-
-
 def to_kernel_crate(text):
     """A file of crypto/ as a module of the kernel crate (rust/kernel/crypto/)."""
-    text = rename_bindings(resolve(text))
-    return text
+    return resolve(text)
+
+
+def check_lines(name, text, rules):
+    """make patches stops at the first line of `text` (the series' form of the source `name`)
+    that matches a rule's pattern, naming the file, the line and what to write instead."""
+    for n, line in enumerate(text.split("\n"), 1):
+        for pat, why in rules:
+            if re.search(pat, line):
+                die(f"{name}:{n}: {why}: {line.strip()}")
+
+
+# What the sources write the way the kernel tree has it (they build out of tree through
+# their `// sm4rs-oot-begin` blocks and Kbuild's binding names).
+RUST_RULES = [
+    (r"bindings::(sm4rs_|SM4RS_CONST_)",
+     "the kernel's bindings name a helper or constant without the sm4rs_/SM4RS_CONST_ prefix"),
+    (r"crypto::bindings\b", "the kernel crate has no crypto::bindings: use crate::bindings"),
+    (r"crypto/mod\.rs|\bmod crypto;",
+     "the abstraction is kernel::crypto in tree: its module goes in an sm4rs-oot block"),
+]
 
 
 def to_driver(text, cfb=True, name="?"):
-    """A driver or test source (`name`) as a crate under arch/arm64/crypto/."""
-    # The kernel crate has no `crypto::bindings`: the rewrites below take its paths one at a
-    # time, so a grouped import of it would be left pointing there.
-    for n, line in enumerate(text.split("\n"), 1):
-        if re.search(r"crypto::\{[^}]*\bbindings\b", line):
-            die(f"{name}:{n}: import crypto::bindings on a line of its own: {line.strip()}")
+    """A driver or test source (`name`) as the file of the same path under
+    arch/arm64/crypto/: its out-of-tree lines and other kernels' cfgs resolved, and, on
+    kernels whose `module!` takes a list of `authors`, its one `author` in that form."""
     text = resolve(text, cfb)
-    text = re.sub(
-        r'#\[path = "(\.\./\.\./)?crypto/mod\.rs"\]\n(#\[allow\([^)]*\)\]\n)?mod crypto;\n',
-        "",
-        text,
-    )
-    for old, new in [
-        ('#[path = "kunit.rs"]', '#[path = "sm4/kunit.rs"]'),
-        ('#[path = "testing.rs"]', '#[path = "sm4/testing.rs"]'),
-        ('"../common/rng.rs"', '"sm4/rng.rs"'),
-        ('"../../lib/', '"sm4/'),
-        ('"lib/', '"sm4/'),
-        ('#[path = "abstraction.rs"]', '#[path = "sm4/kunit_abstraction.rs"]'),
-        ('#[path = "oracle.rs"]', '#[path = "sm4/kunit_oracle.rs"]'),
-        ('#[path = "aead_suites.rs"]', '#[path = "sm4/kunit_aead.rs"]'),
-        ("`lib/", "`sm4/"),
-        ("`sm4_modes.rs`", "`sm4/kunit_modes.rs`"),
-        ('include!("sm4_modes.rs")', 'include!("sm4/kunit_modes.rs")'),
-        ("$crate::crypto::bindings", "::kernel::bindings"),
-        ("crate::crypto::bindings", "kernel::bindings"),
-        ("crate::crypto::kunit", "crate::kunit"),
-        ("crate::crypto::", "kernel::crypto::"),
-        ("use super::bindings;", "use kernel::bindings;"),
-        ("use crypto::", "use kernel::crypto::"),
-        ("crypto::module! {", "module! {"),
-        ("crate::str_param!", "kernel::str_param!"),
-    ]:
-        text = text.replace(old, new)
-    if CFGS["sm4rs_module_authors"]:
-        text = re.sub(r'(\n    )author: ("[^"]*"),', r"\1authors: [\2],", text)
-    text = rename_bindings(text)
-    left = [l for l in text.split("\n") if re.search(r"(?<![\w:])crypto::", l)]
-    if left:
-        die(f"paths to the out-of-tree crypto module left: {left}")
+    check_lines(name, text, RUST_RULES)
+    if CFGS["sm4rs_module_authors"] and "module! {" in text:
+        text, n = re.subn(r'(\n    )author: ("[^"]*"),', r"\1authors: [\2],", text)
+        if n != 1:
+            die(f"{name}: module! {{ ... }} has not one `    author: \"...\",` line to give "
+                "this kernel's `authors: [...]` form")
     return text
 
 
 def to_asm(text, cfb=True):
-    text = text.replace('#include "lib/sm4-asm.h"', '#include "sm4/sm4-asm.h"')
-    text = text.replace('#include "lib/sm4-ce-asm.h"', '#include "sm4/sm4-ce-asm.h"')
-    text = text.replace('#include "lib/sm4-ce-partial.S"', '#include "sm4/sm4-ce-partial.S"')
     if not cfb:
         text = re.sub(r"#ifdef " + CFB_CFG + r"\n.*?#endif /\* " + CFB_CFG + r" \*/\n\n?", "",
                       text, flags=re.S)
     return text
+
+
+# --- the files of the series: each source and what it includes, at the same path ---------
+KBUILD_MODULES = []  # (module, Kconfig symbol, [objects]) from Kbuild
+
+
+def kbuild_modules():
+    r = subprocess.run(["awk", "-f", os.path.join(REPO, "scripts/kbuild-modules.awk"),
+                        os.path.join(REPO, "Kbuild")], capture_output=True, text=True)
+    if r.returncode != 0:
+        die(r.stderr.strip())
+    return [(l.split()[0], l.split()[1], l.split()[2:]) for l in r.stdout.split("\n") if l]
+
+
+INCLUDE_RES = [re.compile(r'^\s*#\[path = "([^"]+)"\]', re.M),
+               re.compile(r'\binclude!\("([^"]+)"\)'),
+               re.compile(r'^#include "([^"]+)"', re.M)]
+
+
+def closure(roots):
+    """The repository files the crate roots and assembly files `roots` are built from: each
+    with what it includes (`#[path]`, `include!`, `#include "..."`), as the kernel tree sees
+    it (out-of-tree blocks left out), relative to the including file's directory. A file
+    outside the repository stops make patches."""
+    seen, todo = [], list(roots)
+    while todo:
+        f = todo.pop(0)
+        if f in seen:
+            continue
+        if not os.path.isfile(os.path.join(REPO, f)):
+            die(f"{f}: not a file of the repository")
+        seen.append(f)
+        text = rd(os.path.join(REPO, f))
+        if f.endswith(".rs"):
+            text = resolve(text)
+        for rx in INCLUDE_RES:
+            for inc in rx.findall(text):
+                p = os.path.normpath(os.path.join(os.path.dirname(f), inc))
+                if p.startswith(".."):
+                    die(f"{f}: includes {inc}, outside the repository")
+                todo.append(p)
+    return seen
+
+
+def module_sources(test):
+    """The sources of the drivers (test=False) or of the test module, from Kbuild's list."""
+    roots = []
+    for _, _, objs in KBUILD_MODULES:
+        if any(o.startswith("tests/") for o in objs) != test:
+            continue
+        for o in objs:
+            src = [o[:-2] + ext for ext in (".rs", ".S", ".c")
+                   if os.path.isfile(os.path.join(REPO, o[:-2] + ext))]
+            if len(src) != 1:
+                die(f"Kbuild: object {o}: no one source for it (.rs, .S or .c)")
+            roots += src
+    return closure(roots)
+
+
+def in_tree(path):
+    return "arch/arm64/crypto/" + path
 
 
 # --- C helpers ------------------------------------------------------------------------------
@@ -349,17 +397,17 @@ def kconfig_blocks():
 # --- the series -----------------------------------------------------------------------------
 def patch1():
     files = {}
-    names = ["alg", "cipher", "skcipher", "shash", "shash_buffer", "aead", "simd", "compat", "param"]
-    texts = {}
-    for n in names:
-        texts[n] = to_kernel_crate(rd(os.path.join(REPO, f"crypto/{n}.rs")))
-        files[f"rust/kernel/crypto/{n}.rs"] = texts[n]
-    files["rust/kernel/crypto.rs"] = to_kernel_crate(rd(os.path.join(REPO, "crypto/mod.rs")))
-    rust_all = list(files.values()) + [rd(os.path.join(REPO, p)) for p in (
-        "tests/kunit/testing.rs", "tests/kunit/kunit.rs", "tests/kunit/abstraction.rs",
-        "tests/kunit/sm4_modes.rs", "tests/kunit/oracle.rs", "tests/kunit/aead_suites.rs",
-        "tests/kunit/sm4_kunit_main.rs")]
-    helpers, _ = helpers_c([rename_bindings(t) for t in rust_all])
+    mod = to_kernel_crate(rd(os.path.join(REPO, "crypto/mod.rs")))
+    check_lines("crypto/mod.rs", mod, RUST_RULES[:1])
+    files["rust/kernel/crypto.rs"] = mod
+    # Its modules as the kernel tree has them (`bindings`, out of tree only, left out).
+    for n in re.findall(r"^pub mod (\w+);$", mod, re.M):
+        text = to_kernel_crate(rd(os.path.join(REPO, f"crypto/{n}.rs")))
+        check_lines(f"crypto/{n}.rs", text, RUST_RULES[:1])
+        files[f"rust/kernel/crypto/{n}.rs"] = text
+    rust_all = list(files.values()) + [rd(os.path.join(REPO, p)) for p in module_sources(True)
+                                       if p.endswith(".rs")]
+    helpers, _ = helpers_c(rust_all)
     files["rust/helpers/crypto.c"] = helpers
     hc = krd("rust/helpers/helpers.c")
     incs = re.findall(r'^#include "(\w+)\.c"$', hc, re.M)
@@ -396,54 +444,22 @@ def apply_kconfig(path, text, which):
     return text
 
 
-DRIVERS = {
-    "sm4_generic.rs": "arch/arm64/crypto/sm4_generic.rs",
-    "sm4_ce_glue.rs": "arch/arm64/crypto/sm4_ce_glue.rs",
-    "sm4_neon_glue.rs": "arch/arm64/crypto/sm4_neon_glue.rs",
-    "lib/sm4.rs": "arch/arm64/crypto/sm4/sm4.rs",
-    "lib/modes.rs": "arch/arm64/crypto/sm4/modes.rs",
-    "lib/mode_list.rs": "arch/arm64/crypto/sm4/mode_list.rs",
-    "lib/mac.rs": "arch/arm64/crypto/sm4/mac.rs",
-    "sm4_ce_gcm_glue.rs": "arch/arm64/crypto/sm4_ce_gcm_glue.rs",
-    "sm4_ce_ccm_glue.rs": "arch/arm64/crypto/sm4_ce_ccm_glue.rs",
-    "lib/aead_mode.rs": "arch/arm64/crypto/sm4/aead_mode.rs",
-}
-ASM = ("sm4_ce_core.S", "sm4_neon_core.S", "sm4_ce_gcm_core.S", "sm4_ce_ccm_core.S")
-TESTS = {
-    "tests/kunit/sm4_kunit_main.rs": "arch/arm64/crypto/sm4_kunit.rs",
-    "tests/kunit/sm4_modes.rs": "arch/arm64/crypto/sm4/kunit_modes.rs",
-    "tests/kunit/abstraction.rs": "arch/arm64/crypto/sm4/kunit_abstraction.rs",
-    "tests/kunit/oracle.rs": "arch/arm64/crypto/sm4/kunit_oracle.rs",
-    "tests/kunit/aead_suites.rs": "arch/arm64/crypto/sm4/kunit_aead.rs",
-    "tests/kunit/kunit.rs": "arch/arm64/crypto/sm4/kunit.rs",
-    "tests/kunit/testing.rs": "arch/arm64/crypto/sm4/testing.rs",
-    "tests/common/rng.rs": "arch/arm64/crypto/sm4/rng.rs",
-}
-
-RUST_MAKE = """ifdef CONFIG_CRYPTO_SM4_RUST
-# The SM4 modules of the symbols below, from Rust (sm4_*.rs, sm4/) and assembly (sm4_*_core.S)
-obj-$(CONFIG_CRYPTO_SM4_GENERIC) += sm4_generic.o
-obj-$(CONFIG_CRYPTO_SM4_ARM64_CE_BLK) += sm4-ce.o
-sm4-ce-y := sm4_ce_glue.o sm4_ce_core.o
-obj-$(CONFIG_CRYPTO_SM4_ARM64_CE_CCM) += sm4-ce-ccm.o
-sm4-ce-ccm-y := sm4_ce_ccm_glue.o sm4_ce_ccm_core.o
-obj-$(CONFIG_CRYPTO_SM4_ARM64_CE_GCM) += sm4-ce-gcm.o
-sm4-ce-gcm-y := sm4_ce_gcm_glue.o sm4_ce_gcm_core.o
-obj-$(CONFIG_CRYPTO_SM4_ARM64_NEON_BLK) += sm4-neon.o
-sm4-neon-y := sm4_neon_glue.o sm4_neon_core.o
-else
-"""
+def makefile_block(test):
+    """arch/arm64/crypto/Makefile's lines of the drivers (test=False) or of the test module:
+    Kbuild's, without the out-of-tree copies of the bindgen helpers."""
+    out = ""
+    for m, sym, objs in KBUILD_MODULES:
+        if any(o.startswith("tests/") for o in objs) == test:
+            out += f"obj-$(CONFIG_{sym}) += {m}.o\n{m}-y := {' '.join(objs)}\n"
+    return out
 
 
 def patch2():
     files = {}
-    for src, dst in DRIVERS.items():
-        files[dst] = to_driver(rd(os.path.join(REPO, src)), cfb=False, name=src)
-    for n in ASM:
-        files[f"arch/arm64/crypto/{n}"] = to_asm(rd(os.path.join(REPO, n)), cfb=False)
-    files["arch/arm64/crypto/sm4/sm4-asm.h"] = rd(os.path.join(REPO, "lib/sm4-asm.h"))
-    files["arch/arm64/crypto/sm4/sm4-ce-asm.h"] = rd(os.path.join(REPO, "lib/sm4-ce-asm.h"))
-    files["arch/arm64/crypto/sm4/sm4-ce-partial.S"] = rd(os.path.join(REPO, "lib/sm4-ce-partial.S"))
+    for src in module_sources(False):
+        text = rd(os.path.join(REPO, src))
+        files[in_tree(src)] = (to_driver(text, cfb=False, name=src) if src.endswith(".rs")
+                               else to_asm(text, cfb=False))
     files["crypto/Kconfig"] = apply_kconfig("crypto/Kconfig", CUR["crypto/Kconfig"], 1)
     ak = apply_kconfig("arch/arm64/crypto/Kconfig", krd("arch/arm64/crypto/Kconfig"), 1)
     # The cipher-only symbol is served by the Rust sm4-ce module, which has the cipher too.
@@ -462,21 +478,25 @@ def patch2():
                       r"(?:[^\n]*\n)*?sm4-neon-y := [^\n]*\n", am)
     if not block or "sm4-ce-gcm" not in block.group(0) or "sm4-ce-ccm" not in block.group(0):
         die("arch/arm64/crypto/Makefile: SM4 lines not found")
-    am = am.replace(block.group(0), RUST_MAKE + block.group(0) + "endif\n")
+    rust_make = ("ifdef CONFIG_CRYPTO_SM4_RUST\n# The SM4 modules of the symbols below, from Rust "
+                 "(sm4_*.rs, sm4/) and assembly (sm4_*_core.S)\n" + makefile_block(False) +
+                 "else\n")
+    am = am.replace(block.group(0), rust_make + block.group(0) + "endif\n")
     files["arch/arm64/crypto/Makefile"] = am
     return files
 
 
 def patch3():
     files = {}
-    for src, dst in TESTS.items():
-        files[dst] = to_driver(rd(os.path.join(REPO, src)), name=src)
+    drivers = set(module_sources(False))
+    for src in module_sources(True):
+        if src not in drivers:
+            files[in_tree(src)] = to_driver(rd(os.path.join(REPO, src)), name=src)
     files["arch/arm64/crypto/Kconfig"] = apply_kconfig(
         "arch/arm64/crypto/Kconfig", CUR["arch/arm64/crypto/Kconfig"], 2)
     am = CUR["arch/arm64/crypto/Makefile"]
-    am = am.replace("sm4-neon-y := sm4_neon_glue.o sm4_neon_core.o\n",
-                    "sm4-neon-y := sm4_neon_glue.o sm4_neon_core.o\n"
-                    "obj-$(CONFIG_CRYPTO_SM4_KUNIT_TEST) += sm4_kunit.o\n")
+    drv = makefile_block(False)
+    am = am.replace(drv, drv + makefile_block(True))
     files["arch/arm64/crypto/Makefile"] = am
     return files
 
@@ -484,10 +504,10 @@ def patch3():
 def patch4():
     """cfb(sm4) in the three drivers, behind its own symbol (upstream removed it in 6.8)."""
     files = {}
-    for src, dst in DRIVERS.items():
-        files[dst] = to_driver(rd(os.path.join(REPO, src)), name=src)
-    for n in ASM:
-        files[f"arch/arm64/crypto/{n}"] = to_asm(rd(os.path.join(REPO, n)))
+    for src in module_sources(False):
+        text = rd(os.path.join(REPO, src))
+        files[in_tree(src)] = (to_driver(text, name=src) if src.endswith(".rs")
+                               else to_asm(text))
     files["crypto/Kconfig"] = apply_kconfig("crypto/Kconfig", CUR["crypto/Kconfig"], 3)
     return {p: t for p, t in files.items() if CUR.get(p) != t}
 
@@ -571,6 +591,7 @@ CUR = {}
 
 
 def main():
+    KBUILD_MODULES.extend(kbuild_modules())
     author = subprocess.run([GIT, "-C", REPO, "log", "-1", "--format=%an <%ae>"],
                             capture_output=True, text=True).stdout.strip()
     if "<" not in author:

@@ -19,7 +19,7 @@ table of the high nibble (the constant folded into the low one): the 64 bytes at
 
   sm4_aese_tables.py            prints the tables
   sm4_aese_tables.py --check    checks that sm4_neon_core.S has these tables and that
-                                Aout(SubBytes(Ain(x))) is lib/sm4.rs's S-box for every x
+                                Aout(SubBytes(Ain(x))) is sm4/sm4.rs's S-box for every x
 """
 
 import os
@@ -129,11 +129,11 @@ def main():
             print(f"perm rol {8 * k}", ", ".join(map(str, p)))
         return
     ok = True
-    rs = open(os.path.join(REPO, "lib/sm4.rs")).read()
+    rs = open(os.path.join(REPO, "sm4/sm4.rs")).read()
     sbox = [int(v, 16) for v in re.findall(r"0x([0-9a-f]{2})",
                                            re.search(r"SBOX_BYTES: \[u8; 256\] = \[(.*?)\];", rs, re.S).group(1))]
     if sbox != sm4:
-        print("FAIL: the derived S-box is not lib/sm4.rs's")
+        print("FAIL: the derived S-box is not sm4/sm4.rs's")
         ok = False
     asm = open(os.path.join(REPO, "sm4_neon_core.S")).read()
     if file_bytes(asm, ".Laese_maps", 64) != sum(maps, []):

@@ -34,7 +34,17 @@ kdir=$(lane_build_dir "$lane")
 [ -n "$kdir" ] && [ -f "$kdir/.sm4rs-done" ] || die "lane $lane has no built kernel (scripts/kernel.sh $lane)"
 tag="[$lane]"
 stage="$CACHE/vm/$lane-modules"
-DRIVERS=(sm4-generic sm4-ce sm4-neon sm4-ce-gcm sm4-ce-ccm)
+# The modules (Kbuild's list): the drivers, the test module, and each one's objects.
+DRIVERS=() TESTMOD= declare -A OBJS
+list=$(kbuild_modules) || die "Kbuild: no list of modules"
+while read -r m sym objs; do
+	OBJS[$m]=$objs
+	case " $objs" in
+	*" tests/"*) TESTMOD=$m ;;
+	*) DRIVERS+=("$m") ;;
+	esac
+done <<<"$list"
+[ -n "$TESTMOD" ] || die "Kbuild: no test module (objects under tests/)"
 npass=0 nfail=0
 result() {
 	if [ "$1" = 0 ]; then
@@ -62,26 +72,19 @@ intree_checks() {
 		result 0 intree.build
 	fi
 	if [ "${lane##*-}" = m ]; then
-		for f in "sm4_generic sm4_generic.o" "sm4-ce sm4_ce_glue.o sm4_ce_core.o" \
-			"sm4-neon sm4_neon_glue.o sm4_neon_core.o" "sm4_kunit sm4_kunit.o" \
-			"sm4-ce-gcm sm4_ce_gcm_glue.o sm4_ce_gcm_core.o" \
-			"sm4-ce-ccm sm4_ce_ccm_glue.o sm4_ce_ccm_core.o"; do
-			set -- $f
-			m=$1
-			shift
-			for o in "$@"; do
+		for m in "${!OBJS[@]}"; do
+			for o in ${OBJS[$m]}; do
 				grep -qw "$c/$o" "$kdir/$c/$m.mod" 2>/dev/null || bad+=("$m.ko lacks $o")
 			done
 		done
 		grep -E "sm4-ce-cipher|sm4_generic|sm4-neon|sm4-ce" "$kdir/modules.order" |
-			grep -vxE "$c/(sm4_generic|sm4-ce|sm4-neon|sm4-ce-gcm|sm4-ce-ccm)\.o" >"$log" &&
+			grep -vxE "$c/($(IFS='|'; echo "${DRIVERS[*]}"))\.o" >"$log" &&
 			bad+=("C modules built: $(tr '\n' ' ' <"$log")")
 	else
 		# (The member list goes through a file: `echo "$a" | grep -q` under pipefail fails
 		# whenever grep exits before echo has written everything.)
 		"$LLVM_BIN/llvm-ar" t "$kdir/$c/built-in.a" >"$log"
-		for o in sm4_generic.o sm4_ce_glue.o sm4_ce_core.o sm4_neon_glue.o sm4_kunit.o \
-			sm4_ce_gcm_glue.o sm4_ce_gcm_core.o sm4_ce_ccm_glue.o sm4_ce_ccm_core.o; do
+		for o in ${OBJS[*]}; do
 			grep -q "/$o\$\|^$o\$" "$log" || bad+=("$o not built in")
 		done
 		for o in sm4-ce-glue.o sm4-ce-cipher-glue.o sm4-neon-glue.o sm4-ce-gcm-glue.o \
@@ -116,10 +119,8 @@ if [ -n "$intree" ]; then
 		finish
 		exit $?
 	fi
-	for f in "sm4_generic sm4-generic" "sm4-ce sm4-ce" "sm4-neon sm4-neon" "sm4_kunit sm4_kunit" \
-		"sm4-ce-gcm sm4-ce-gcm" "sm4-ce-ccm sm4-ce-ccm"; do
-		set -- $f
-		cp "$kdir/arch/arm64/crypto/$1.ko" "$stage/$2.ko"
+	for m in "${!OBJS[@]}"; do
+		cp "$kdir/arch/arm64/crypto/$m.ko" "$stage/$m.ko"
 	done
 elif [ "$check" = --check ]; then
 	if "$REPO/scripts/modules.sh" "$kdir" -s CLIPPY=1 W=1 modules >"$log" 2>&1; then
@@ -155,7 +156,7 @@ elif ! make -C "$REPO" -s KDIR="$kdir" modules >"$log" 2>&1; then
 	exit 1
 fi
 missing=()
-for m in "${DRIVERS[@]}" sm4_kunit; do
+for m in "${DRIVERS[@]}" "$TESTMOD"; do
 	if [ -z "$intree" ] && [ -f "$REPO/$m.ko" ]; then
 		publish "$REPO/$m.ko"
 	elif [ -z "$intree" ]; then
@@ -177,8 +178,8 @@ for m in "${DRIVERS[@]}"; do
 	n=$("$NM" "$stage/$m.ko" | grep -cE '5kunit|7testing|CipherTfm|SkcipherTfm' || true)
 	[ "$n" -eq 0 ] || bad+=("$m.ko has $n test symbols")
 done
-n=$("$NM" "$stage/sm4_kunit.ko" | grep -cE '5kunit|7testing|CipherTfm|SkcipherTfm' || true)
-[ "$n" -gt 0 ] || bad+=("sm4_kunit.ko has no KUnit symbols: the check cannot see test code")
+n=$("$NM" "$stage/$TESTMOD.ko" | grep -cE '5kunit|7testing|CipherTfm|SkcipherTfm' || true)
+[ "$n" -gt 0 ] || bad+=("$TESTMOD.ko has no KUnit symbols: the check cannot see test code")
 if [ ${#bad[@]} -eq 0 ]; then result 0 modules.no-test-code; else result 1 modules.no-test-code "${bad[*]}"; fi
 
 # The module aliases: ours load on demand (request_module("crypto-NAME")) for every
@@ -217,8 +218,9 @@ if [ -n "$intree" ]; then
 else
 	objs=("$REPO"/sm4_*_core.o)
 fi
-if [ ${#objs[@]} -ne 4 ] || [ ! -f "${objs[0]}" ]; then
-	result 1 modules.ct-check "not the four assembly objects: ${objs[*]}"
+cores=("$REPO"/sm4_*_core.S)
+if [ ${#objs[@]} -ne ${#cores[@]} ] || [ ! -f "${objs[0]}" ]; then
+	result 1 modules.ct-check "not the ${#cores[@]} assembly objects: ${objs[*]}"
 elif out=$(LLVM_BIN=$LLVM_BIN "$PYTHON" "$REPO/scripts/ct_check.py" "${objs[@]}" 2>&1); then
 	echo "$out" | grep ' (known: ' | sed 's/^ct-check: /     /; s/ (known: .*/ (known: see scripts\/ct_check.py)/' || :
 	result 0 modules.ct-check

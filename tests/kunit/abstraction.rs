@@ -19,7 +19,7 @@
 //! `SM4RS-EXPECT-WARN-BEGIN <at most> <function> <why>` and `SM4RS-EXPECT-WARN-END`: the test
 //! runner excuses at most that many warnings raised in that function there, and nothing else.
 
-use crate::crypto::bindings;
+use crate::bindings;
 use crate::crypto::{
     cipher::{self, Cipher},
     edeadlk,
@@ -369,7 +369,7 @@ fn requests_in_hard_irq() -> TestResult {
     );
     let ran = in_hard_irq(|| {
         // SAFETY: reads the context state.
-        let hard = unsafe { bindings::sm4rs_in_hardirq() };
+        let hard = unsafe { bindings::in_hardirq() };
         results.0 = Some(xreq.encrypt().map_err(|e| e.to_errno()));
         results.1 = Some(ereq.encrypt().map_err(|e| e.to_errno()));
         results.2 = Some(creq.decrypt().map_err(|e| e.to_errno()));
@@ -533,7 +533,7 @@ unsafe extern "C" fn softirq_run(t: *mut bindings::tasklet_struct) {
     // SAFETY: `t` is the first field of a `#[repr(C)]` `SoftirqRun` (caller).
     let this = unsafe { &*t.cast::<SoftirqRun<'_>>() };
     // SAFETY: reads the context.
-    let softirq = unsafe { bindings::sm4rs_in_serving_softirq() };
+    let softirq = unsafe { bindings::in_serving_softirq() };
     let r = if softirq {
         // SAFETY: the request is ours until `done` (caller).
         match unsafe { (*this.req).encrypt() } {

@@ -488,7 +488,7 @@ fn rfc_template(mode: &Mode, template: &str, salt: usize) -> TestResult {
 fn sections_per_page(mode: &Mode) -> TestResult {
     skip_unless!(AeadTfm::new(mode.ours).is_ok(), "driver not loaded");
     const HALF: usize = 256 << 10;
-    const PAGE: usize = crate::crypto::bindings::SM4RS_CONST_PAGE_SIZE;
+    const PAGE: usize = crate::bindings::PAGE_SIZE;
     let buf = zeros(2 * HALF + 16);
     skip_unless!(buf.is_ok(), "no 512 KiB of contiguous memory");
     let mut buf = buf?;

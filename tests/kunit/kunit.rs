@@ -11,7 +11,7 @@
 //! dropped before the next case runs. [`suite!`] declares a suite of such functions; it needs
 //! KUnit built in (`CONFIG_KUNIT=y`, which the test module's Kconfig option depends on).
 
-use crate::crypto::bindings;
+use crate::bindings;
 
 /// Why a test case failed (where, and the check that did not hold), or why it was skipped.
 pub struct Failure {
@@ -302,7 +302,7 @@ macro_rules! suite {
 macro_rules! suite {
     ($suite:ident, [$($test:ident),+ $(,)?]) => {
         const _: () = {
-            use $crate::crypto::bindings;
+            use $crate::bindings;
             use $crate::kunit;
             $(
                 #[allow(non_camel_case_types)]

@@ -16,7 +16,7 @@
 //! on data copied in and out by the kernel's scatterlist copy (none of the abstraction's
 //! walk), checked against OpenSSL's vectors by the suites.
 
-use crate::crypto::bindings;
+use crate::bindings;
 use crate::crypto::{
     cipher::{self, Cipher},
     simd::Simd,

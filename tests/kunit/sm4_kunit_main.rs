@@ -9,7 +9,7 @@
 //! `CRYPTO_SM4` library), which the module registers as `sm4-oracle` and `cfb-sm4-oracle`
 //! when it is loaded, with the kernel's own templates over it.
 //!
-//! - `sm4_generic`: the Rust SM4 of `lib/sm4.rs` (the standard's vectors), the `sm4-generic`
+//! - `sm4_generic`: the Rust SM4 of `sm4/sm4.rs` (the standard's vectors), the `sm4-generic`
 //!   cipher and `cfb-sm4-generic` against the oracle.
 //! - `sm4_ce`, `sm4_neon`: every mode of `sm4-ce` and `sm4-neon` against the kernel's
 //!   templates over the oracle (`sm4_modes.rs`), and their NEON sections bounded per page.
@@ -24,20 +24,25 @@
 
 #[path = "aead_suites.rs"]
 mod aead_suites;
+// sm4rs-oot-begin
+// Out of tree, the test module compiles its own copy of the abstraction (see the drivers).
 #[path = "../../crypto/mod.rs"]
 #[allow(dead_code, unreachable_pub)]
 mod crypto;
+use crypto::{bindings, module};
+// sm4rs-oot-end
+// sm4rs-in-tree: use kernel::{bindings, crypto};
 #[path = "kunit.rs"]
 #[allow(dead_code, unreachable_pub)]
 mod kunit;
-#[path = "../../lib/mode_list.rs"]
+#[path = "../../sm4/mode_list.rs"]
 mod mode_list;
 #[path = "oracle.rs"]
 mod oracle;
-#[path = "../common/rng.rs"]
+#[path = "rng.rs"]
 #[allow(dead_code, unreachable_pub)]
 mod rng;
-#[path = "../../lib/sm4.rs"]
+#[path = "../../sm4/sm4.rs"]
 #[allow(dead_code, unreachable_pub)]
 mod sm4;
 #[path = "testing.rs"]
@@ -46,7 +51,7 @@ mod testing;
 
 use kernel::prelude::*;
 
-crypto::module! {
+module! {
     type: Sm4Kunit,
     name: "sm4_kunit",
     author: "The sm4-rs authors",
@@ -405,7 +410,7 @@ mod neon {
 
         fn aese_vs_oracle() -> TestResult {
             // SAFETY: reads the system-wide CPU feature bits.
-            let aes = unsafe { bindings::cpu_have_feature(bindings::SM4RS_CONST_KERNEL_HWCAP_AES) };
+            let aes = unsafe { bindings::cpu_have_feature(bindings::KERNEL_HWCAP_AES) };
             skip_unless!(aes, "the CPUs have no AES instructions");
             variant(3)
         }

@@ -4,7 +4,7 @@
 // the test module (`tests/kunit/sm4_kunit_main.rs`) once per driver, into a module that
 // names the back end's driver suffix as `SUFFIX` and its priority as `PRIORITY` and then
 // declares the suite with `modes_suite!(name)`. The modes, their drivers and references
-// come from the list of modes (`lib/mode_list.rs`). The drivers are reached through the crypto API only, by driver
+// come from the list of modes (`sm4/mode_list.rs`). The drivers are reached through the crypto API only, by driver
 // name, so the production modules carry no test code; the suite is skipped where the driver
 // is not loaded.
 //
@@ -16,7 +16,7 @@
 // pieces and mixed pieces; the IV each request leaves is compared too. A 16-page request
 // in one piece must take at least one NEON section per page.
 
-use crate::crypto::bindings;
+use crate::bindings;
 use crate::crypto::{c_name, DriverName};
 use crate::kunit::{
     check, check_eq, check_ok, fail, in_matrix, skip_unless, suite, Failure, TestResult,
@@ -530,9 +530,9 @@ unsafe extern "C" fn count_call(
 ) -> core::ffi::c_int {
     // Only the task's own calls: not those of an interrupt or softirq that ran on it.
     // SAFETY: reads the context.
-    let in_task = unsafe { bindings::sm4rs_in_task() };
+    let in_task = unsafe { bindings::in_task() };
     // SAFETY: reads the current task pointer.
-    let task = unsafe { bindings::sm4rs_current_task() };
+    let task = unsafe { bindings::current_task() };
     if in_task && task == COUNTED_TASK.load(Ordering::Relaxed) {
         // SAFETY: `p` is the first field of a live `Probe` (`repr(C)`), see `start`.
         let probe = unsafe { &*p.cast::<Probe>() };
@@ -576,7 +576,7 @@ impl CallCounter {
         probe.kp.symbol_name = crate::crypto::c_str_ptr(symbol);
         probe.kp.pre_handler = Some(count_call);
         // SAFETY: reads the current task pointer.
-        COUNTED_TASK.store(unsafe { bindings::sm4rs_current_task() }, Ordering::Relaxed);
+        COUNTED_TASK.store(unsafe { bindings::current_task() }, Ordering::Relaxed);
         // SAFETY: `probe.kp` is a valid kprobe, the first field of a `Probe`, that stays
         // allocated until `unregister_kprobe` in `drop`.
         match unsafe { bindings::register_kprobe(&mut probe.kp) } {
@@ -648,7 +648,7 @@ impl Drop for CallCounter {
 /// or not, and the result is still the oracle's; a one-block request takes one section.
 fn neon_sections_per_page() -> TestResult {
     skip_unless!(present(), "the driver is not loaded");
-    const PAGE: usize = bindings::SM4RS_CONST_PAGE_SIZE;
+    const PAGE: usize = bindings::PAGE_SIZE;
     // (16 pages prove a per-page bound as well as 256 would, at a sixteenth of the time
     // under KASAN: the reference is upstream's C through the templates.)
     const PAGES: usize = 16;

@@ -10,7 +10,7 @@
 //! `kernel_neon_begin()` would BUG. The `*_in_section` variants skip the question, for the
 //! tests of this abstraction's drivers, which must refuse by themselves.
 
-use crate::crypto::bindings;
+use crate::bindings;
 use crate::crypto::c_str_ptr;
 use crate::crypto::simd::outside_section;
 use core::{
@@ -744,7 +744,7 @@ pub fn in_hard_irq<F: FnOnce()>(f: F) -> Result {
     // SAFETY: all-zero is an idle `irq_work` (what `IRQ_WORK_INIT_HARD` leaves unset).
     let work: bindings::irq_work = unsafe { core::mem::zeroed() };
     let mut h = KBox::new(HardIrq { work, f: Some(f) }, GFP_KERNEL)?;
-    h.work.node.__bindgen_anon_1.u_flags = bindings::SM4RS_CONST_IRQ_WORK_HARD_IRQ;
+    h.work.node.__bindgen_anon_1.u_flags = bindings::IRQ_WORK_HARD_IRQ;
     h.work.func = Some(run_hard_irq::<F>);
     let w = &raw mut h.work;
     // SAFETY: `w` is an initialised, idle `irq_work` in `h`, which lives until after

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! Host tests of `lib/sm4.rs`: the standard's vectors and a comparison with RustCrypto's `sm4`.
+//! Host tests of `sm4/sm4.rs`: the standard's vectors and a comparison with RustCrypto's `sm4`.
 
 use sm4::cipher::{BlockCipherDecrypt, BlockCipherEncrypt, KeyInit};
 use sm4_core::{vectors, Key, RoundKeys, CK, SBOX};
 
-#[path = "../../common/rng.rs"]
+#[path = "../../kunit/rng.rs"]
 mod rng;
 use rng::Rng;
 

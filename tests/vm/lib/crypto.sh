@@ -13,7 +13,7 @@ crypto_field() {
 		END { if (d == drv && !done) print v }' /proc/crypto
 }
 
-# The list of modes (lib/mode_list.rs, written here by scripts/modes.sh), one per line:
+# The list of modes (sm4/mode_list.rs, written here by scripts/modes.sh), one per line:
 # "algorithm mode key iv block unit reference optional".
 MODES_LIST=/tests/lib/modes.list
 # mode_field MODE N: field N of the mode MODE (e.g. cts-cbc) of the list.

@@ -419,7 +419,7 @@ static void rnd_fill(unsigned char *p, size_t n)
 /*
  * The skcipher modes of stress: our name, the reference (the kernel's templates over the
  * oracle), key and IV lengths (-1: none), the shortest request and the multiple lengths
- * must be. Read from the list of modes (lib/mode_list.rs, one mode per line as
+ * must be. Read from the list of modes (sm4/mode_list.rs, one mode per line as
  * scripts/modes.sh writes it: algorithm, mode, key, iv, block, unit, reference, optional).
  */
 static struct {

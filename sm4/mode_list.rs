@@ -2,18 +2,18 @@
 
 //! The skcipher modes of the SM4 back ends (`sm4-ce`, `sm4-neon`), declared once.
 //!
-//! [`with_modes!`] hands the list to a macro. `lib/modes.rs` makes from it the modes' types,
+//! [`with_modes!`] hands the list to a macro. `sm4/modes.rs` makes from it the modes' types,
 //! their registration and their module aliases; the KUnit suites their tables of drivers and
 //! references; `scripts/modes.sh` reads its lines (one mode per line, in exactly the form
 //! below) for the VM scenarios and the AF_ALG tool. A new mode is a line here and its
-//! `impl Skcipher` in `lib/modes.rs`.
+//! `impl Skcipher` in `sm4/modes.rs`.
 
 /// Calls the macro `$m` with the list of modes, one per line:
 ///
 /// `Type: "algorithm", "mode", key, iv, block, unit, "reference";`
 ///
 /// optionally after a `#[cfg(...)]` (a mode behind a Kconfig symbol), where `Type` is the
-/// mode's type in `lib/modes.rs`, `"mode"` the mode's part of the driver names
+/// mode's type in `sm4/modes.rs`, `"mode"` the mode's part of the driver names
 /// (`"<mode>-<back end>"`), `key` and `iv` the key and IV sizes in bytes (`iv` 0: none),
 /// `block` the algorithm's block size (also the shortest request), `unit` the multiple that
 /// request lengths must be (16: whole blocks only), and `"reference"` the same algorithm

@@ -192,7 +192,7 @@ pub(crate) fn gf128_mul_x(t: &Iv) -> Iv {
     out
 }
 
-/// Declares the modes of the list (`lib/mode_list.rs`): each mode's type and constants, the
+/// Declares the modes of the list (`sm4/mode_list.rs`): each mode's type and constants, the
 /// number of modes ([`MODES`]), their registration ([`algs`]) and their module aliases
 /// ([`aliases`]).
 macro_rules! declare_modes {
