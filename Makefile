@@ -43,13 +43,13 @@ kernel:
 	scripts/kernel.sh $(LANE)
 
 run:
-	LANE=$(LANE) CPU=$(CPU) scripts/run.sh
+	LANE=$(LANE) CPU=$(CPU) scripts/make-run.sh
 
 test:
 	scripts/test.sh
 
 check:
-	LANE=$(LANE) scripts/check.sh
+	LANE=$(LANE) scripts/make-check.sh
 
 test-long:
 	SM4RS_LOAD_SECS=120 SM4RS_VARIANTS="6.12-rt 7.3-64k" scripts/test.sh
@@ -62,7 +62,7 @@ check-bootstrap:
 	scripts/check-bootstrap.sh
 
 bench:
-	LANE=$(LANE) scripts/bench.sh
+	LANE=$(LANE) scripts/make-bench.sh
 
 ct-check:
 	scripts/bootstrap.sh

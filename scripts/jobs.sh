@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# jobs.sh: the scheduler of scripts/test.sh and scripts/check.sh (sourced after lib.sh). Jobs
+# jobs.sh: the scheduler of scripts/test.sh and scripts/make-check.sh (sourced after lib.sh). Jobs
 # declare what they need; each starts as soon as that has ended and the machine has room for
 # it, so that a kernel build and the test VMs of a kernel already built share the cores. The
 # output of a job is printed whole when it ends (lines of jobs running at once never mix),

@@ -11,7 +11,7 @@
 # kunit_filter, the boot's kunit.filter_glob if it had one (the suites it leaves out need
 # not run).
 #
-# The results are KTAP (Documentation/dev-tools/ktap.rst), the scenario's (tests/vm/lib.sh)
+# The results are KTAP (Documentation/dev-tools/ktap.rst), the scenario's (tests/vm/lib/common.sh)
 # and KUnit's alike; around them, the kernel log is checked for anything reported broken.
 
 BEGIN { if (counts == "") counts = "/dev/null"; if (durations == "") durations = "/dev/null" }

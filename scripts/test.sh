@@ -308,10 +308,10 @@ for lane in "${LANES[@]}"; do
 	[ "$lane" = "${LANES[0]}" ] || run_cpu=cortex-a72
 	job "run-$lane" 1 "modules-$lane,userspace,tools${in_repo:+,~$in_repo}" \
 		reported "[$lane] make-run" "make run stopped before reporting" \
-		env LANE="$lane" CPU="$run_cpu" "$REPO/scripts/run.sh" --results
+		env LANE="$lane" CPU="$run_cpu" "$REPO/scripts/make-run.sh" --results
 	job "check-$lane" 1 "modules-$lane,userspace,tools,~run-$lane" \
 		once check reported "[$lane] make-check" "make check stopped before reporting" \
-		env LANE="$lane" "$REPO/scripts/check.sh" --results
+		env LANE="$lane" "$REPO/scripts/make-check.sh" --results
 	in_repo="check-$lane"
 done
 for lane in "${LANES[@]}"; do

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Scenario "check" (-cpu max): the quick loop of one change (make check, scripts/check.sh)
+# Scenario "check" (-cpu max): the quick loop of one change (make check, scripts/make-check.sh)
 # and the run that should catch one mutant (make mutants, scripts/mutants.py). Every module
 # of ours is loaded; the KUnit suites run are those named by kunit.filter_glob on the kernel
 # command line (the suites of the drivers the change touches); testmgr's self-tests of every

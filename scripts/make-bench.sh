@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# bench.sh (make bench): the performance of the drivers, two ways.
+# make-bench.sh (make bench): the performance of the drivers, two ways.
 #
 # 1. End to end, side by side with upstream's C drivers in the same kernel build and the same
 #    boot: the benchmark kernel of the lane (the test kernel without checkers and self-tests,

@@ -6,7 +6,7 @@
 #   not ok <n> <test name> # <reason>
 # numbered from 1 without a gap (the parser checks that none was lost), and /init closes
 # with a diagnostic line that gives the count. This file: results, the kernel log, loading
-# and unloading modules; by concern, in lib/ (sourced at the end):
+# and unloading modules; by concern, the other files of lib/ (sourced at the end):
 #   crypto.sh   what /proc/crypto says: registered, served, self-tested; the lists of modes
 #   users.sh    the kernel's own users: tcrypt, AF_ALG, dm-crypt; unloading while held
 #   aead.sh     gcm(sm4) and ccm(sm4): upstream's C AEADs on our exports, ours, kTLS
@@ -146,6 +146,6 @@ rmmod_settled() {
 }
 
 for f in /tests/lib/*.sh; do
-	. "$f"
+	[ "$f" = /tests/lib/common.sh ] || . "$f"
 done
 unset f

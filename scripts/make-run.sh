@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# run.sh (make run): builds whatever is missing, boots the default VM (Linux 6.12 on
+# make-run.sh (make run): builds whatever is missing, boots the default VM (Linux 6.12 on
 # `-cpu max`) with our modules loaded, prints which driver serves each SM4 algorithm and a
 # tcrypt speed run, and powers off; exits non-zero if a check of the boot failed (the best
 # of our drivers for the CPU serves each mode, passes testmgr's tests and the speed run).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# check.sh (make check): the quick loop for one change. Builds the modules for the Linux
+# make-check.sh (make check): the quick loop for one change. Builds the modules for the Linux
 # 6.12 test kernel (LANE=7.3: 7.3's; the kernel is built first if it is not cached) as users
 # build them (make KDIR=), boots one VM (-cpu max, scenario tests/vm/check.sh) that loads
 # every module of ours, runs the KUnit suites of the drivers the change touches, checks
@@ -22,16 +22,16 @@ results_only=
 # sm4_abstraction). Files the drivers do not build from break none.
 suites_of() {
 	case $1 in
-	sm4_generic.rs | lib/sm4.rs) echo "sm4_generic" ;;
+	sm4_generic.rs | sm4/sm4.rs) echo "sm4_generic" ;;
 	sm4_neon_*) echo "sm4_neon*" ;;
 	sm4_ce_gcm_*) echo "sm4_ce_gcm" ;;
 	sm4_ce_ccm_*) echo "sm4_ce_ccm" ;;
-	lib/aead_mode.rs | lib/sm4-ce-partial.S) echo "sm4_ce_gcm sm4_ce_ccm" ;;
-	lib/modes.rs | lib/mode_list.rs) echo "sm4_ce sm4_neon" ;;
-	lib/mac.rs) echo "sm4_ce_mac" ;;
+	sm4/aead_mode.rs | sm4/sm4-ce-partial.S) echo "sm4_ce_gcm sm4_ce_ccm" ;;
+	sm4/modes.rs | sm4/mode_list.rs) echo "sm4_ce sm4_neon" ;;
+	sm4/mac.rs) echo "sm4_ce_mac" ;;
 	# (sm4-ce's exports serve the AEADs too)
-	sm4_ce_* | lib/sm4-ce-asm.h) echo "sm4_ce*" ;;
-	lib/sm4-asm.h) echo "sm4_ce* sm4_neon*" ;;
+	sm4_ce_* | sm4/sm4-ce-asm.h) echo "sm4_ce*" ;;
+	sm4/sm4-asm.h) echo "sm4_ce* sm4_neon*" ;;
 	crypto/* | tests/kunit/* | Kbuild | Kconfig | kernel-differences.txt) echo "sm4*" ;;
 	esac
 }
