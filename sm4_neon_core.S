@@ -18,7 +18,8 @@
  *
  * Registers (AAPCS64; v8-v15 are callee-saved: every routine spills their low halves):
  * x0-x6 arguments, x9 scratch, x10 the round key pointer, x11/x12 cryptn's block count
- * and round loop; v0-v7 the state; v8 the round
+ * and round loop, w13 the blocks left of crypt_aese; v0-v7 the state (and in crypt_aese's
+ * 12-block batches v26-v29, the third group); v8 the round
  * key (all lanes); v12-v15 scratch. tbx and tbl variants: v9 the constant 64, v10/v11 the
  * rol-8/rol-24 byte permutations (in the interleaved tbx round v10-v15 are the two groups'
  * scratch instead), v16-v31 the S-box. aese variant: v9 0x0f, v16-v19 the nibble tables of
@@ -45,6 +46,7 @@
 	RKP	.req	x10	/* the next round key */
 	COUNT	.req	w11	/* cryptn: the blocks of the group being loaded or stored */
 	LOOPS	.req	w12	/* cryptn: the 4-round steps left */
+	BLOCKS	.req	w13	/* crypt_aese: the blocks left (a multiple of 4) */
 
 	ROUNDKEY .req	v8
 	C64	.req	v9
@@ -306,6 +308,26 @@
 	round4	\v, v3, v0, v1, v2
 	.endm
 
+	/*
+	 * aese, on out-of-order cores: one round on twelve blocks (three groups of four:
+	 * v0-v3, v4-v7, v26-v29), with the next round key. A third chain fills the vector
+	 * pipes that two leave idle while each round waits on the one before.
+	 */
+	.macro	round12, a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3
+	ld1r	{ROUNDKEY.4s}, [RKP], #4
+	round4blk aese, \a0, \a1, \a2, \a3
+	round4blk aese, \b0, \b1, \b2, \b3
+	round4blk aese, \c0, \c1, \c2, \c3
+	.endm
+
+	/* Four rounds of twelve blocks. */
+	.macro	rounds4_12
+	round12	v0, v1, v2, v3, v4, v5, v6, v7, v26, v27, v28, v29
+	round12	v1, v2, v3, v0, v5, v6, v7, v4, v27, v28, v29, v26
+	round12	v2, v3, v0, v1, v6, v7, v4, v5, v28, v29, v26, v27
+	round12	v3, v0, v1, v2, v7, v4, v5, v6, v29, v26, v27, v28
+	.endm
+
 	/* The constants: the S-box in v16-v31, 64 in every byte, the rotations. */
 	.macro	load_consts
 	ld1	{v16.16b-v19.16b}, [SBOX], #64
@@ -433,7 +455,8 @@
  * one) and pre, post (which advance with src) may be NULL. The modes are this: ECB with
  * neither, XTS with the tweaks as both, CTR encrypting the counters with the data as post,
  * CBC/CFB decryption with the shifted ciphertext as post. dst may be src, pre or post.
- * (The aese variant does not read sbox.)
+ * (The aese variant does not read sbox; it runs the 8 * nbatches blocks as batches of 12,
+ * three groups of four, while 12 are left, then the 4 or 8 left.)
  *
  * void sm4rs_neon_cryptn_\v(const u32 rk[32], u8 *dst, const u8 *src,
  *			     unsigned int nblocks, const u8 sbox[256], const u8 *pre,
@@ -479,6 +502,43 @@ SYM_FUNC_START(sm4rs_neon_crypt_\v)
 	cbz	NBATCH, .Lneon_ret_\v
 	save_v8_v15
 	load_consts_var \v
+	.ifc	\v, aese
+	/*
+	 * The 8 * nbatches blocks as batches of 12 while they last, then the 4 or 8 left
+	 * (a request of one batch of 8 runs as before: the 8-block loop below, once).
+	 */
+	lsl	BLOCKS, NBATCH, #3
+	cmp	BLOCKS, #12
+	b.lo	.Lneon_tail_\v
+.Lneon_loop12_\v:
+	load4	v0, v1, v2, v3, v12, v13, v14, v15	/* X0..X3 of blocks 0-3 */
+	load4	v4, v5, v6, v7, v12, v13, v14, v15	/* X0..X3 of blocks 4-7 */
+	load4	v26, v27, v28, v29, v12, v13, v14, v15	/* X0..X3 of blocks 8-11 */
+	mov	RKP, RK
+	.rept	8
+	rounds4_12
+	.endr
+	store4	v0, v1, v2, v3
+	store4	v4, v5, v6, v7
+	store4	v26, v27, v28, v29
+	sub	BLOCKS, BLOCKS, #12
+	cmp	BLOCKS, #12
+	b.hs	.Lneon_loop12_\v
+	cbz	BLOCKS, .Lneon_done_\v
+.Lneon_tail_\v:
+	cmp	BLOCKS, #4
+	b.ne	.Lneon_loop_\v
+	/* 4 blocks: the rounds as a loop, as in cryptn. */
+	load4	v0, v1, v2, v3, v12, v13, v14, v15
+	mov	RKP, RK
+	mov	LOOPS, #8
+.Lneon_tail4_loop_\v:
+	rounds4_4blk \v
+	subs	LOOPS, LOOPS, #1
+	b.ne	.Lneon_tail4_loop_\v
+	store4	v0, v1, v2, v3
+	b	.Lneon_done_\v
+	.endif
 .Lneon_loop_\v:
 	load4	v0, v1, v2, v3, v12, v13, v14, v15	/* X0..X3 of blocks 0-3 */
 	load4	v4, v5, v6, v7, v12, v13, v14, v15	/* X0..X3 of blocks 4-7 */
@@ -488,8 +548,13 @@ SYM_FUNC_START(sm4rs_neon_crypt_\v)
 	.endr
 	store4	v0, v1, v2, v3
 	store4	v4, v5, v6, v7
+	.ifc	\v, aese
+	/* (aese comes here for the last 8 blocks, once.) */
+	.else
 	subs	NBATCH, NBATCH, #1
 	b.ne	.Lneon_loop_\v
+	.endif
+.Lneon_done_\v:
 	restore_v8_v15
 .Lneon_ret_\v:
 	ret
