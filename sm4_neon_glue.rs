@@ -137,14 +137,15 @@ mod asm {
 #[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(u32)]
 enum Variant {
-    /// The S-box in registers, `tbl` and three `tbx` in a chain: the fewest instructions,
-    /// for in-order cores (Cortex-A53/A55/A510/A520) and TSV110 without AES.
+    /// The S-box in registers, `tbl` and three `tbx` in a chain, two groups of four blocks
+    /// interleaved: the fewest instructions, for in-order cores (Cortex-A53/A55/A510/A520,
+    /// ThunderX) and a few others without AES ([`CPUS`]).
     Tbx = 1,
     /// The same table, four independent `tbl` ORed together: for out-of-order cores
     /// without AES.
     Tbl = 2,
-    /// SM4's S-box through AES's (AESE between two affine maps), on CPUs with FEAT_AES
-    /// other than the in-order ones.
+    /// SM4's S-box through AES's (AESE between two affine maps), batches of 12 blocks:
+    /// on CPUs with FEAT_AES but the in-order ones.
     Aese = 3,
 }
 
@@ -221,25 +222,15 @@ impl Variant {
         }
     }
 
-    /// The variant for the CPU with this `MIDR_EL1`, by the models of `make bench`.
+    /// The variant for the CPU with this `MIDR_EL1`, with or without FEAT_AES: its line of
+    /// [`CPUS`], else `aese` with AES, `tbl` without.
     fn for_cpu(midr: u32, aes: bool) -> Variant {
-        let implementer = midr >> 24;
-        let part = (midr >> 4) & 0xfff;
-        // In-order cores: Arm's Cortex-A35, A53, A55, A510, A520, and Qualcomm's Kryo
-        // 2xx/3xx/4xx Silver (A53/A55 derivatives).
-        let in_order = (implementer == 0x41
-            && matches!(part, 0xd04 | 0xd03 | 0xd05 | 0xd46 | 0xd80))
-            || (implementer == 0x51 && matches!(part, 0x801 | 0x803 | 0x805));
-        // HiSilicon TSV110 (Kunpeng 920).
-        let tsv110 = implementer == 0x48 && part == 0xd01;
-        if in_order {
-            Variant::Tbx
-        } else if aes {
-            Variant::Aese
-        } else if tsv110 {
-            Variant::Tbx
-        } else {
-            Variant::Tbl
+        let (implementer, part) = (midr >> 24, (midr >> 4) & 0xfff);
+        match CPUS.iter().find(|c| c.0 == implementer && c.1 == part) {
+            Some(c) if aes => c.2,
+            Some(c) => c.3,
+            None if aes => Variant::Aese,
+            None => Variant::Tbl,
         }
     }
 
@@ -256,6 +247,66 @@ impl Variant {
         }
     }
 }
+
+use Variant::{Aese, Tbl, Tbx};
+
+/// The variant for each CPU that LLVM's scheduling models know, the fastest in cycles by
+/// them (`make bench` models every line with the llvm-mca models its comment names, and
+/// fails if a pick is more than 3% slower than that CPU's best): `(implementer, part,
+/// with FEAT_AES, without)` of `MIDR_EL1`. (The aese form is never a pick without AES.)
+/// Where the models and silicon disagree, see docs/PERFORMANCE.md; `sm4_neon.impl=`
+/// overrides the pick.
+#[rustfmt::skip]
+const CPUS: [(u32, u32, Variant, Variant); 48] = [
+    (0x41, 0xd04, Tbx, Tbx), // Cortex-A35 (cortex-a35)
+    (0x41, 0xd03, Tbx, Tbx), // Cortex-A53 (cortex-a53)
+    (0x41, 0xd05, Tbx, Tbx), // Cortex-A55 (cortex-a55)
+    (0x41, 0xd46, Tbx, Tbx), // Cortex-A510 (cortex-a510)
+    (0x41, 0xd80, Tbx, Tbx), // Cortex-A520 (cortex-a520)
+    (0x41, 0xd07, Aese, Tbl), // Cortex-A57 (cortex-a57)
+    (0x41, 0xd08, Aese, Tbl), // Cortex-A72 (cortex-a72)
+    (0x41, 0xd09, Aese, Tbl), // Cortex-A73 (cortex-a73)
+    (0x41, 0xd0a, Aese, Tbl), // Cortex-A75 (cortex-a75)
+    (0x41, 0xd0b, Aese, Tbl), // Cortex-A76 (cortex-a76)
+    (0x41, 0xd0e, Aese, Tbl), // Cortex-A76AE (cortex-a76ae)
+    (0x41, 0xd0d, Aese, Tbl), // Cortex-A77 (cortex-a77)
+    (0x41, 0xd41, Aese, Tbl), // Cortex-A78 (cortex-a78)
+    (0x41, 0xd42, Aese, Tbl), // Cortex-A78AE (cortex-a78ae)
+    (0x41, 0xd4b, Aese, Tbl), // Cortex-A78C (cortex-a78c)
+    (0x41, 0xd44, Aese, Tbl), // Cortex-X1 (cortex-x1)
+    (0x41, 0xd4c, Aese, Tbl), // Cortex-X1C (cortex-x1c)
+    (0x41, 0xd47, Aese, Tbl), // Cortex-A710 (cortex-a710)
+    (0x41, 0xd48, Aese, Tbl), // Cortex-X2 (cortex-x2)
+    (0x41, 0xd4d, Aese, Tbl), // Cortex-A715 (cortex-a715)
+    (0x41, 0xd4e, Aese, Tbl), // Cortex-X3 (cortex-x3)
+    (0x41, 0xd81, Aese, Tbl), // Cortex-A720 (cortex-a720)
+    (0x41, 0xd82, Aese, Tbl), // Cortex-X4 (cortex-x4)
+    (0x41, 0xd87, Aese, Tbl), // Cortex-A725 (cortex-a725)
+    (0x41, 0xd85, Aese, Tbl), // Cortex-X925 (cortex-x925)
+    (0x41, 0xd0c, Aese, Tbl), // Neoverse N1 (neoverse-n1)
+    (0x41, 0xd49, Aese, Tbl), // Neoverse N2 (neoverse-n2)
+    (0x41, 0xd8e, Aese, Tbl), // Neoverse N3 (neoverse-n3)
+    (0x41, 0xd4a, Tbx, Tbx), // Neoverse E1 (neoverse-e1)
+    (0x41, 0xd40, Aese, Tbl), // Neoverse V1 (neoverse-v1)
+    (0x41, 0xd4f, Aese, Tbl), // Neoverse V2 (neoverse-v2)
+    (0x41, 0xd84, Aese, Tbl), // Neoverse V3 (neoverse-v3)
+    (0x42, 0x100, Tbx, Tbx), // Broadcom Brahma-B53 (cortex-a53)
+    (0x42, 0x516, Aese, Tbx), // Broadcom Vulcan (thunderx2t99)
+    (0x43, 0x0a1, Tbx, Tbx), // Cavium ThunderX 88xx (thunderxt88)
+    (0x43, 0x0a2, Tbx, Tbx), // Cavium ThunderX 81xx (thunderxt81)
+    (0x43, 0x0a3, Tbx, Tbx), // Cavium ThunderX 83xx (thunderxt83)
+    (0x43, 0x0af, Aese, Tbx), // Cavium ThunderX2 (thunderx2t99)
+    (0x43, 0x0b8, Aese, Tbl), // Marvell ThunderX3 (thunderx3t110)
+    (0x46, 0x001, Aese, Tbl), // Fujitsu A64FX (a64fx)
+    (0x48, 0xd01, Aese, Tbx), // HiSilicon TSV110, Kunpeng 920 (tsv110)
+    (0x51, 0x801, Tbx, Tbx), // Qualcomm Kryo 2xx Silver (cortex-a53)
+    (0x51, 0x803, Tbx, Tbx), // Qualcomm Kryo 3xx Silver (cortex-a55)
+    (0x51, 0x805, Tbx, Tbx), // Qualcomm Kryo 4xx Silver (cortex-a55)
+    (0x51, 0xc00, Aese, Tbx), // Qualcomm Falkor (falkor)
+    (0x61, 0x022, Aese, Tbx), // Apple M1 Icestorm (apple-a14)
+    (0x61, 0x023, Aese, Tbx), // Apple M1 Firestorm (apple-a14)
+    (0xc0, 0xac3, Aese, Tbl), // Ampere Ampere-1 (ampere1)
+];
 
 /// The blocks of one batch of the core.
 const BATCH: usize = 8;

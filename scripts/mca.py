@@ -15,6 +15,8 @@ macros (for old assemblers); those macros are dropped, and the architecture rais
 armv8.2-a+crypto+sm4, so that the instructions themselves are modeled.
 """
 
+import concurrent.futures
+import os
 import re
 import subprocess
 import sys
@@ -112,19 +114,26 @@ def model(llvm_bin, lines, label, blocks, cpu):
 
 def main():
     llvm_bin, table = sys.argv[1], sys.argv[2]
-    expanded = {}
+    expanded, rows = {}, []
     for line in open(table):
         if not line.strip() or line.startswith("#"):
             continue
         row, side, path, label, blocks, *cpu = line.split()
         if path not in expanded:
             expanded[path] = expand(llvm_bin, path)
+        rows.append((row, side, path, label, blocks, cpu[0] if cpu else "neoverse-n2"))
+
+    def one(r):
+        row, side, path, label, blocks, cpu = r
         try:
-            cpb = model(llvm_bin, expanded[path], label, float(Fraction(blocks)),
-                        cpu[0] if cpu else "neoverse-n2")
+            return model(llvm_bin, expanded[path], label, float(Fraction(blocks)), cpu)
         except StopIteration:
             raise SystemExit(f"mca.py: no loop {label} in {path} (row {row} {side})")
-        print(f"{row} {side} {cpb:.2f}")
+
+    # The rows in parallel (llvm-mca is one process per run), printed in the table's order.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        for r, cpb in zip(rows, pool.map(one, rows)):
+            print(f"{r[0]} {r[1]} {cpb:.2f}")
 
 
 if __name__ == "__main__":
