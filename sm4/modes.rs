@@ -158,6 +158,18 @@ fn walk_stealing<S>(
     bulk: impl Fn(&Neon, &mut S, &mut InOut<'_>, usize, &mut Iv),
     mut end: impl FnMut(&Neon, &mut S, InOut<'_>, usize, &mut Iv),
 ) -> Result {
+    if tail_len == 0 {
+        // Whole blocks only: the plain walk, whose steps need no test for the end.
+        return req.walk(|step: &mut Step<'_, Iv>| {
+            let nblocks = step.len() / BLOCK_SIZE;
+            let (io, iv, simd) = step.data();
+            let (mut whole, rest) = io.split_at(nblocks * BLOCK_SIZE);
+            if nblocks > 0 {
+                neon(simd, |n| bulk(n, st, &mut whole, nblocks, iv))?;
+            }
+            Ok(rest.len())
+        });
+    }
     req.walk_with_tail(tail_len, |step: &mut Step<'_, Iv>| {
         let (len, total) = (step.len(), step.total());
         let (io, iv, simd) = step.data();
@@ -410,7 +422,9 @@ impl<B: Backend> Cts<B> {
     }
 
     /// The last `16 + r` bytes (r in 1..=16) of a CTS request, in `buf`, after the bulk
-    /// left `iv` as the chaining value.
+    /// left `iv` as the chaining value. (Not inlined: the partial tail stays out of the
+    /// frame of the common path.)
+    #[inline(never)]
     fn tail(
         n: &Neon,
         k: &sm4::Key,
@@ -538,7 +552,8 @@ impl<B: Backend> Xts<B> {
     }
 
     /// The last `16 + r` bytes (r in 1..=15) of an XTS request with stealing, in `buf`;
-    /// `t` is the tweak of its first block.
+    /// `t` is the tweak of its first block. (Not inlined, as `Cts::tail`.)
+    #[inline(never)]
     fn tail(n: &Neon, rk: &RoundKeys, enc: bool, buf: &mut [u8; 2 * BLOCK_SIZE], r: usize, t: &Iv) {
         // Encryption: CC = X(P[m-1], T), C[m-1] = X(P[m] || CC[r..], T*x), C[m] = CC[..r].
         // Decryption uses T*x first, then T.
