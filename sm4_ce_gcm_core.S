@@ -48,7 +48,7 @@
 	NBLK	.req	w3	/* unsigned int nblocks */
 	CTR	.req	x4	/* u8 ctr[16]: the next counter block, read and updated */
 	XP	.req	x5	/* u8 x[16]: the hash, read and updated */
-	HTBL	.req	x6	/* const u8 htable[64]: H^1..H^4, bit-reflected */
+	HTBL	.req	x6	/* const u8 htable[128]: H^1..H^8, bit-reflected */
 	COUNT	.req	w10	/* the 32-bit counter of the next block */
 
 	H1	.req	v8
@@ -67,6 +67,13 @@
 	X	.req	v21	/* the hash, bit-reflected */
 	GPOLY	.req	v22	/* 0x87 in both halves */
 	BSWAP	.req	v23	/* tbl index reversing 16 bytes: SM4E state -> output bytes */
+	/* sm4rs_ce_ghash's eight-block loop only, in place of the round keys: */
+	H5	.req	v24
+	H6	.req	v25
+	H7	.req	v26
+	H8	.req	v27
+	K56	.req	v28	/* (h0 ^ h1) of H^5 in lane 0, of H^6 in lane 1 */
+	K78	.req	v29	/* the same for H^7, H^8 */
 
 
 
@@ -167,14 +174,44 @@
 	ghash_reduce
 	.endm
 
-	/* X <- (((X ^ \a0) H ^ \a1) H ^ \a2) H ^ \a3) H, with one reduction. */
+	/*
+	 * X <- (((X ^ \a0) H ^ \a1) H ^ \a2) H ^ \a3) H, with one reduction. The product with
+	 * X last: the others are summed while the previous reduction ends.
+	 */
 	.macro	ghash4, a0, a1, a2, a3
-	eor	\a0\().16b, \a0\().16b, X.16b
-	gmul	\a0, H4, K34, 1, 1
-	gmul	\a1, H3, K34, 0
+	gmul	\a3, H1, K12, 0, 1
 	gmul	\a2, H2, K12, 1
-	gmul	\a3, H1, K12, 0
+	gmul	\a1, H3, K34, 0
+	eor	\a0\().16b, \a0\().16b, X.16b
+	gmul	\a0, H4, K34, 1
 	ghash_reduce
+	.endm
+
+	/*
+	 * X <- GHASH_H(X, v0-v7), eight bit-reflected blocks with one reduction: X' = (X ^ v0)
+	 * H^8 ^ v1 H^7 ^ ... ^ v7 H (H5-H8, K56, K78 set up by ghash8_setup), the product with
+	 * X last. Half the reductions of ghash4 per block, and the chain through X, which
+	 * bounds the loop, is one product and one reduction per eight blocks.
+	 */
+	.macro	ghash8
+	gmul	v7, H1, K12, 0, 1
+	gmul	v6, H2, K12, 1
+	gmul	v5, H3, K34, 0
+	gmul	v4, H4, K34, 1
+	gmul	v3, H5, K56, 0
+	gmul	v2, H6, K56, 1
+	gmul	v1, H7, K78, 0
+	eor	v0.16b, v0.16b, X.16b
+	gmul	v0, H8, K78, 1
+	ghash_reduce
+	.endm
+
+	/* H5-H8 from the table at \tbl (bytes 64-127), K56 and K78. */
+	.macro	ghash8_setup, tbl
+	add	x9, \tbl, #64
+	ld1	{H5.16b-H8.16b}, [x9]
+	karatsuba_key K56, H5, H6
+	karatsuba_key K78, H7, H8
 	.endm
 
 	/* X <- GHASH_H(X, the NBLK whole blocks at SRC); SRC advanced, NBLK 0. */
@@ -205,10 +242,10 @@
 	.endm
 
 /*
- * void sm4rs_ce_gcm_init(const u32 rk[32], u8 htable[64]);
+ * void sm4rs_ce_gcm_init(const u32 rk[32], u8 htable[128]);
  *
- * H = E(0^128), bit-reflected, and its powers H^2, H^3, H^4: the table the other functions
- * take.
+ * H = E(0^128), bit-reflected, and its powers H^2 to H^8: the table the other functions
+ * take (the one-call functions and the text's loops use H^1-H^4, sm4rs_ce_ghash all).
  */
 SYM_FUNC_START(sm4rs_ce_gcm_init)
 	save_v8_v15
@@ -232,7 +269,15 @@ SYM_FUNC_START(sm4rs_ce_gcm_init)
 	movi	X.2d, #0
 	ghash1	v0
 	mov	H4.16b, X.16b
-	st1	{H1.16b-H4.16b}, [x1]
+	st1	{H1.16b-H4.16b}, [x1], #64
+	mov	w9, #4				/* H^5-H^8, each (0 ^ H^(k-1)) H */
+.Lgcm_init_power:
+	mov	v0.16b, X.16b
+	movi	X.2d, #0
+	ghash1	v0
+	st1	{X.16b}, [x1], #16
+	subs	w9, w9, #1
+	b.ne	.Lgcm_init_power
 	restore_v8_v15
 	ret
 SYM_FUNC_END(sm4rs_ce_gcm_init)
@@ -254,9 +299,10 @@ SYM_FUNC_START(sm4rs_ce_gcm_block)
 SYM_FUNC_END(sm4rs_ce_gcm_block)
 
 /*
- * void sm4rs_ce_ghash(const u8 htable[64], u8 x[16], const u8 *src, unsigned int nblocks);
+ * void sm4rs_ce_ghash(const u8 htable[128], u8 x[16], const u8 *src, unsigned int nblocks);
  *
- * x <- GHASH_H(x, the nblocks whole blocks at src).
+ * x <- GHASH_H(x, the nblocks whole blocks at src): eight blocks per reduction while eight
+ * are left, then as ghash_blocks.
  */
 SYM_FUNC_START(sm4rs_ce_ghash)
 	cbz	NBLK, .Lghash_ret
@@ -264,6 +310,19 @@ SYM_FUNC_START(sm4rs_ce_ghash)
 	ghash_setup x0
 	ld1	{X.16b}, [x1]
 	rbit	X.16b, X.16b
+	cmp	NBLK, #8
+	b.lo	.Lghash_by4
+	ghash8_setup x0
+.Lghash_loop8:
+	ld1	{v0.16b-v3.16b}, [SRC], #64
+	ld1	{v4.16b-v7.16b}, [SRC], #64
+	rbit4	v0, v1, v2, v3
+	rbit4	v4, v5, v6, v7
+	ghash8
+	sub	NBLK, NBLK, #8
+	cmp	NBLK, #8
+	b.hs	.Lghash_loop8
+.Lghash_by4:
 	ghash_blocks g
 	rbit	X.16b, X.16b
 	st1	{X.16b}, [x1]
@@ -276,18 +335,19 @@ SYM_FUNC_END(sm4rs_ce_ghash)
 	/*
 	 * The 32 rounds of v0-v3 with the hash of the four bit-reflected blocks \a0-\a3 (X
 	 * <- ((((X ^ a0) H ^ a1) H ^ a2) H ^ a3) H) between them: SM4E issues on one vector
-	 * pipe, and the PMULLs and the XORs of the hash fill the other cycles.
+	 * pipe, and the PMULLs and the XORs of the hash fill the other cycles. The product
+	 * with X last, as in ghash4.
 	 */
 	.macro	rounds4_ghash4, a0, a1, a2, a3
 	sm4_round4 v24
-	eor	\a0\().16b, \a0\().16b, X.16b
-	gmul	\a0, H4, K34, 1, 1
+	gmul	\a3, H1, K12, 0, 1
 	sm4_round4 v25
-	gmul	\a1, H3, K34, 0
-	sm4_round4 v26
 	gmul	\a2, H2, K12, 1
+	sm4_round4 v26
+	gmul	\a1, H3, K34, 0
 	sm4_round4 v27
-	gmul	\a3, H1, K12, 0
+	eor	\a0\().16b, \a0\().16b, X.16b
+	gmul	\a0, H4, K34, 1
 	sm4_round4 v28
 	ghash_reduce
 	sm4_round4 v29
@@ -405,7 +465,7 @@ SYM_FUNC_END(sm4rs_ce_ghash)
 
 /*
  * void sm4rs_ce_gcm_enc(const u32 rk[32], u8 *dst, const u8 *src, unsigned int nblocks,
- *			 u8 ctr[16], u8 x[16], const u8 htable[64]);
+ *			 u8 ctr[16], u8 x[16], const u8 htable[128]);
  *
  * Encrypts nblocks whole blocks in counter mode from the counter block ctr (its last word
  * incremented per block, modulo 2^32, and written back) and hashes the ciphertext into x.
@@ -421,7 +481,7 @@ SYM_FUNC_END(sm4rs_ce_gcm_enc)
 
 /*
  * void sm4rs_ce_gcm_dec(const u32 rk[32], u8 *dst, const u8 *src, unsigned int nblocks,
- *			 u8 ctr[16], u8 x[16], const u8 htable[64]);
+ *			 u8 ctr[16], u8 x[16], const u8 htable[128]);
  *
  * As sm4rs_ce_gcm_enc, hashing the input (the ciphertext).
  */
@@ -490,7 +550,7 @@ SYM_FUNC_END(sm4rs_ce_gcm_dec)
  *			       const u8 *ad, unsigned int adlen, const u8 iv[12], u8 tag[16]);
  *
  * A whole GCM encryption in one call: key is the encryption schedule (32 words) followed
- * by the hash table of sm4rs_ce_gcm_init (64 bytes); the len bytes at src encrypted to
+ * by the hash table of sm4rs_ce_gcm_init (128 bytes); the len bytes at src encrypted to
  * dst (the same or disjoint), the adlen bytes at ad and the ciphertext authenticated, and
  * the full 16-byte tag written to tag. For requests short enough for one NEON section.
  */
@@ -510,7 +570,7 @@ SYM_FUNC_START(sm4rs_ce_gcm_short_dec)
 SYM_FUNC_END(sm4rs_ce_gcm_short_dec)
 
 /*
- * void sm4rs_ce_gcm_final(const u8 htable[64], const u8 x[16], u64 adlen, u64 len,
+ * void sm4rs_ce_gcm_final(const u8 htable[128], const u8 x[16], u64 adlen, u64 len,
  *			   u8 tag[16]);
  *
  * The tag of a request, and its one computation: the block of both lengths (adlen bytes

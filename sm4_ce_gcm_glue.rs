@@ -109,13 +109,13 @@ type Block = [u8; BLOCK_SIZE];
 /// GCM's IV: 96 bits.
 const IV_SIZE: usize = 12;
 
-/// The hash key H = E(0) and its powers H^2, H^3, H^4, bit-reflected (the core's form).
+/// The hash key H = E(0) and its powers H^2 to H^8, bit-reflected (the core's form).
 #[repr(C)]
-struct HashKey([u8; 64]);
+struct HashKey([u8; 128]);
 
 impl Default for HashKey {
     fn default() -> Self {
-        Self([0; 64])
+        Self([0; 128])
     }
 }
 
@@ -225,7 +225,7 @@ impl Chain for Gcm<'_> {
         let ghash = |p: *const u8, n: usize| {
             let n = c_uint::try_from(n).unwrap_or(0);
             // SAFETY: NEON is on (the token); `p` has `n` whole blocks (`Feed`), the table
-            // is 64 bytes and the hash 16.
+            // is 128 bytes and the hash 16.
             unsafe { asm::sm4rs_ce_ghash(h, x, p, n) };
         };
         self.ad.feed(data, ghash);
@@ -248,7 +248,7 @@ impl Chain for Gcm<'_> {
             // Direct calls: the assembly has no kCFI type hash for a function pointer.
             // SAFETY: NEON is on (the token); `io` has `n` whole blocks at its source and
             // destination (equal or disjoint); the counter and hash are 16 bytes, the
-            // table 64.
+            // table 128.
             unsafe {
                 if decrypt {
                     asm::sm4rs_ce_gcm_dec(rk, dst, src, n, ctr, x, h)
@@ -268,14 +268,14 @@ impl Chain for Gcm<'_> {
         // SAFETY: NEON is on; the schedule is 32 words, both blocks 16 bytes.
         unsafe { asm::sm4rs_ce_gcm_block(rk, ks.as_mut_ptr(), self.ctr.as_ptr()) };
         let c = aead_mode::partial(&mut io.range(whole * BLOCK_SIZE, tail), &ks, decrypt);
-        // SAFETY: one block on the stack; NEON is on; the table is 64 bytes, the hash 16.
+        // SAFETY: one block on the stack; NEON is on; the table is 128 bytes, the hash 16.
         unsafe { asm::sm4rs_ce_ghash(h, self.x.as_mut_ptr(), c.as_ptr(), 1) };
         0
     }
 
     /// The tag (the core's, as the one-call functions end).
     fn finish(&mut self, _: &Neon) -> Secret<MAX_TAG> {
-        // SAFETY: NEON is on (the token); the table is 64 bytes, the hash and the tag's
+        // SAFETY: NEON is on (the token); the table is 128 bytes, the hash and the tag's
         // buffer (E(J0), replaced by the tag) 16.
         unsafe {
             asm::sm4rs_ce_gcm_final(
@@ -308,7 +308,7 @@ impl Aead for GcmSm4Ce {
     fn set_key(ctx: &mut GcmKey, key: &Key<'_>, simd: &mut Simd) -> Result {
         aead_mode::expand_encryption_key(key.bytes(), &mut ctx.rk, simd)?;
         let done = simd.neon(|_| {
-            // SAFETY: NEON is on; a 32-word schedule and the 64-byte table.
+            // SAFETY: NEON is on; a 32-word schedule and the 128-byte table.
             unsafe { asm::sm4rs_ce_gcm_init(ctx.rk.as_ptr(), ctx.h.0.as_mut_ptr()) }
         });
         if done.is_none() {
