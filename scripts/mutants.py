@@ -99,7 +99,7 @@ MUTANTS = [
      "sm4_neon*"),
     ("neon-aese12-third-group", "sm4_neon_core.S",
      "round12\tv2, v3, v0, v1, v6, v7, v4, v5, v28, v29, v26, v27",
-     "round12\tv2, v3, v0, v1, v6, v7, v4, v5, v28, v26, v29, v27", "sm4_neon*"),
+     "round12\tv2, v3, v0, v1, v6, v7, v4, v5, v29, v28, v26, v27", "sm4_neon*"),
     ("neon-aese12-tail4", "sm4_neon_core.S", "\tcmp\tBLOCKS, #4\n\tb.ne", "\tcmp\tBLOCKS, #8\n\tb.ne",
      "sm4_neon*"),
     ("neon-forced-ignored", "sm4_neon_glue.rs", "Some(&v) if v != Variant::Aese || aes => v,",
