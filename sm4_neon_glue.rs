@@ -659,10 +659,16 @@ impl kernel::Module for Sm4NeonModule {
         unsafe { &asm::sm4rs_neon_impl }.store(forced.map_or(0, |v| v as u32), Ordering::Relaxed);
         match forced {
             Some(v) => pr_info!("parallel modes with the S-box impl={:?}\n", v.name()),
-            None => pr_info!(
-                "parallel modes with the S-box for each CPU (impl=auto; AES instructions: {})\n",
-                if simd::cpu_has_aes() { "yes" } else { "no" }
-            ),
+            None => {
+                let (aes, midr) = (simd::cpu_has_aes(), simd::cpu_midr_now());
+                pr_info!(
+                    "parallel modes with the S-box for each CPU (impl=auto; AES instructions: {}; \
+                     the loading CPU, MIDR {:#010x}: {:?})\n",
+                    if aes { "yes" } else { "no" },
+                    midr,
+                    Variant::for_cpu(midr, aes).name()
+                )
+            }
         }
         Ok(Self {
             _skciphers: skcipher::Registration::new(module, modes::algs::<NeonBackend>())?,

@@ -186,6 +186,14 @@ pub fn cpu_midr(_neon: &Neon) -> u32 {
     unsafe { bindings::cpu_midr() }
 }
 
+/// The `MIDR_EL1` of the CPU running the caller now, outside any section: for messages only
+/// (the caller may run on another CPU right after); code that picks by CPU uses
+/// [`cpu_midr`] in its section.
+pub fn cpu_midr_now() -> u32 {
+    // SAFETY: reads this CPU's identification register.
+    unsafe { bindings::cpu_midr() }
+}
+
 /// Whether kernel-mode NEON can be used at all: the CPUs have FP/ASIMD and the kernel uses it
 /// (`system_supports_fpsimd()`: not with `arm64.nofpsimd`). A driver without a path that
 /// avoids NEON should not register where this is false.

@@ -30,6 +30,8 @@ userspace=$("$REPO/scripts/userspace.sh")
 cp -a "$userspace/." "$work/root/"
 cp "$("$REPO/scripts/tools.sh")"/* "$work/root/bin/"
 install -m 755 "$REPO/tests/vm/init" "$work/root/init"
+# The silicon command (test-generic runs it, for function).
+install -m 755 "$REPO/scripts/silicon.sh" "$work/root/bin/silicon.sh"
 cp "$REPO"/tests/vm/*.sh "$work/root/tests/"
 cp -r "$REPO/tests/vm/lib" "$work/root/tests/"
 # The list of modes, as the scenarios and the AF_ALG tool read it.
