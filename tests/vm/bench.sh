@@ -46,7 +46,7 @@ speed() {
 	[ "$which" = ce ] && modes="$modes 222 223"
 	for mode in $modes; do
 		dmesg -c >/dev/null
-		insmod $K/tcrypt.ko mode=$mode sec=0 2>/dev/null
+		finit $K/tcrypt.ko mode=$mode sec=0 2>/dev/null
 		dmesg -c | awk -v side="$side" -v mode="$mode" '
 			/testing speed of/ {
 				alg = $0; sub(/.*testing speed of ((a)?sync )?/, "", alg)
