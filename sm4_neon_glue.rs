@@ -39,7 +39,7 @@ mod modes;
 mod sm4;
 
 use core::ffi::{c_uint, CStr};
-use core::sync::atomic::Ordering;
+use core::sync::atomic::{AtomicU64, Ordering};
 use crypto::{
     simd::{self, Neon, Simd},
     skcipher::{self, InOut},
@@ -243,8 +243,24 @@ impl Variant {
         let aes = simd::cpu_has_aes();
         match Variant::ALL.iter().find(|v| **v as u32 == forced) {
             Some(&v) if v != Variant::Aese || aes => v,
-            _ => Variant::for_cpu(simd::cpu_midr(neon), aes),
+            _ => Variant::for_cpu_cached(simd::cpu_midr(neon), aes),
         }
+    }
+
+    /// [`Variant::for_cpu`], remembered for the last CPU asked about: the table is searched
+    /// only when a section runs on another kind of CPU than the last one (big.LITTLE), not
+    /// in every section. (Races only cost a search: the MIDR and its variant are one word.)
+    fn for_cpu_cached(midr: u32, aes: bool) -> Variant {
+        static LAST: AtomicU64 = AtomicU64::new(0);
+        let last = LAST.load(Ordering::Relaxed);
+        if last >> 32 == u64::from(midr) {
+            if let Some(&v) = Variant::ALL.iter().find(|v| **v as u64 == last & 0xff) {
+                return v;
+            }
+        }
+        let v = Variant::for_cpu(midr, aes);
+        LAST.store(u64::from(midr) << 32 | v as u64, Ordering::Relaxed);
+        v
     }
 }
 
