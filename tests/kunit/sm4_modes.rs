@@ -4,9 +4,9 @@
 // the test module (`tests/kunit/sm4_kunit_main.rs`) once per driver, into a module that
 // names the back end's driver suffix as `SUFFIX` and its priority as `PRIORITY` and then
 // declares the suite with `modes_suite!(name)`. The modes, their drivers and references
-// come from the list of modes (`sm4/mode_list.rs`). The drivers are reached through the crypto API only, by driver
-// name, so the production modules carry no test code; the suite is skipped where the driver
-// is not loaded.
+// come from the list of modes (`sm4/mode_list.rs`). The drivers are reached through the
+// crypto API only, by driver name, so the production modules carry no test code; the suite
+// is skipped where the driver is not loaded.
 //
 // Each mode is compared through the crypto API with the kernel's templates over upstream's C
 // SM4 (the oracle, `oracle.rs`: `ecb(sm4-oracle)`, `cbc(sm4-oracle)`, `ctr(sm4-oracle)`,
