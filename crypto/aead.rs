@@ -284,6 +284,13 @@ impl<'a, Iv: Block> Request<'a, Iv> {
         &mut self.simd
     }
 
+    /// Runs `f` on the request in one NEON section where the kernel's rule lets a section
+    /// span the request's work (its associated data, walk and tag; see [`Simd::span`]),
+    /// with a section per [`Simd::neon`] elsewhere.
+    pub fn in_one_section<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        super::simd::span_section(self, |r| &mut r.simd, f)
+    }
+
     /// The associated data, if there is some and it lies in one scatterlist entry of the
     /// source with a permanent mapping (as kTLS and IPsec send it); `None` otherwise. A driver
     /// may then hash it in the NEON section of the text's first step instead of using

@@ -33,6 +33,24 @@ pub(crate) fn walk_addrs(walk: *const bindings::skcipher_walk) -> (*const u8, *m
     (src, dst.cast())
 }
 
+/// Whether a kernel-mode NEON section may span a request's work: a walk's steps, with the
+/// kernel's walk (`skcipher_walk_done()`, which may sleep) between them, and an AEAD's
+/// associated data and tag. With the section's state buffer on the caller's stack (Linux
+/// 6.19, `scoped_ksimd()`), the kernel keeps a task's section across a reschedule, and
+/// its own arm64 glue (7.3's, which this follows) opens one section over the whole walk of
+/// XTS
+/// (`arch/arm64/crypto/sm4-ce-glue.c`, `sm4_xts_crypt()`), over the whole of a GCM or CCM
+/// request (`sm4-ce-gcm-glue.c` `gcm_crypt()`, `sm4-ce-ccm-glue.c` `ccm_crypt()`) and over
+/// a whole hash update (`sm4_mac_update()`), and one per walk step for the other modes.
+/// Before (6.12's glue), every section ends before the walk goes on, and holds at most a
+/// page ([`super::skcipher::MAX_STEP`]). Used by [`super::simd::Simd::span`].
+#[cfg(sm4rs_neon_state)]
+pub const SECTION_MAY_SPAN_WALK: bool = true;
+
+/// See the other form.
+#[cfg(not(sm4rs_neon_state))]
+pub const SECTION_MAY_SPAN_WALK: bool = false;
+
 /// The FPSR value that marks a section's state buffer as not written by the kernel: all
 /// ones, which no saved FPSR is (its RES0 bits read as zero).
 #[cfg(sm4rs_neon_state)]

@@ -49,15 +49,21 @@ pub struct Neon {
 ///
 /// # Invariants
 ///
-/// No kernel-mode NEON section opened by this abstraction is open while a `Simd` can be
-/// used: they are created only by the abstraction's callback trampolines and walk, outside
-/// any section, at most one usable at a time, and [`Simd::neon`] borrows it for its whole
-/// section. With `crypto_api`, the callback also follows `crypto_simd_usable()` (which the
-/// crypto self-tests turn off to exercise non-SIMD fallbacks, see [`Simd::allowed`]).
+/// While a `Simd` can be used, no kernel-mode NEON section opened by this abstraction is
+/// open, but with `held` the one [`span_section`] opened around that use (the kernel's
+/// rule letting it span several steps, [`super::compat::SECTION_MAY_SPAN_WALK`]): they are
+/// created only by the abstraction's callback trampolines and walk, outside any section,
+/// at most one usable at a time, and [`Simd::neon`] and [`span_section`] borrow it for the
+/// whole section. With `crypto_api`, the callback also follows `crypto_simd_usable()`
+/// (which the crypto self-tests turn off to exercise non-SIMD fallbacks, see
+/// [`Simd::allowed`]).
 pub struct Simd {
     crypto_api: bool,
     /// `bindings::neon_context()`, once asked: 0 no NEON, 1 NEON, 2 NEON in a softirq.
     context: Option<core::ffi::c_int>,
+    /// Whether a section is open around this use of the `Simd` ([`span_section`]), which
+    /// [`Simd::neon`] then runs its closures in.
+    held: bool,
     _not_send: PhantomData<*mut ()>,
 }
 
@@ -78,6 +84,7 @@ impl Simd {
         Self {
             crypto_api,
             context: None,
+            held: false,
             _not_send: PhantomData,
         }
     }
@@ -99,26 +106,37 @@ impl Simd {
         unsafe { bindings::neon_context(self.crypto_api) }
     }
 
+    /// [`Simd::context`], asked once: the context cannot change during the callback (or
+    /// walk) that lent the `Simd`.
+    fn context_once(&mut self) -> core::ffi::c_int {
+        match self.context {
+            Some(c) => c,
+            None => *self.context.insert(self.context()),
+        }
+    }
+
     /// Runs `f` inside a kernel-mode NEON section and returns its result, or returns `None`
     /// without running it where NEON may not be used (see [`Simd::allowed`]).
     ///
     /// The section must be short (the walks hand drivers at most a page at a time) and `f`
     /// must not sleep. The context is checked the first time only: it cannot change during
     /// the callback (or walk) that lent the `Simd`, and the sections of one `Simd` never
-    /// nest.
+    /// nest. Inside a section that spans the caller's work ([`Simd::span`]), `f` runs in
+    /// that one.
     #[inline]
     pub fn neon<R>(&mut self, f: impl FnOnce(&Neon) -> R) -> Option<R> {
-        let context = match self.context {
-            Some(c) => c,
-            None => *self.context.insert(self.context()),
+        let token = Neon {
+            _not_send: PhantomData,
         };
+        if self.held {
+            // The section `span_section` opened is open (type invariant).
+            return Some(f(&token));
+        }
+        let context = self.context_once();
         if context == 0 {
             return None;
         }
         let softirq = context == 2;
-        let token = Neon {
-            _not_send: PhantomData,
-        };
         let section = || {
             if softirq {
                 // SAFETY: marks the section just opened in a softirq.
@@ -135,6 +153,55 @@ impl Simd {
         // type invariant); `f` cannot open another one (`self` is borrowed).
         Some(unsafe { super::compat::neon_section(section) })
     }
+
+    /// Runs `f` with this `Simd`, in one kernel-mode NEON section where the kernel's rule
+    /// lets a section span a request's work ([`super::compat::SECTION_MAY_SPAN_WALK`]): the
+    /// sections `f` asks for ([`Simd::neon`]) are then that one. Elsewhere (or where NEON
+    /// may not be used, or inside such a section already), `f` runs as it is, with a
+    /// section per [`Simd::neon`].
+    ///
+    /// `f` may then sleep where the caller may: the kernel keeps a task's section across a
+    /// reschedule.
+    pub fn span<R>(&mut self, f: impl FnOnce(&mut Simd) -> R) -> R {
+        span_section(self, |s| s, f)
+    }
+}
+
+/// [`Simd::span`] for work that needs the owner of the `Simd` (`simd` finds it in `owner`:
+/// a request, whose walks take it).
+pub(crate) fn span_section<T, R>(
+    owner: &mut T,
+    simd: impl Fn(&mut T) -> &mut Simd,
+    f: impl FnOnce(&mut T) -> R,
+) -> R {
+    let s = simd(owner);
+    if !super::compat::SECTION_MAY_SPAN_WALK || s.held {
+        return f(owner);
+    }
+    let context = s.context_once();
+    if context == 0 {
+        return f(owner);
+    }
+    let softirq = context == 2;
+    let section = || {
+        if softirq {
+            // SAFETY: marks the section just opened in a softirq.
+            unsafe { bindings::neon_softirq_mark(true) };
+        }
+        // INVARIANT: the section is open until `f` returns; `held` says so meanwhile.
+        simd(owner).held = true;
+        let r = f(owner);
+        simd(owner).held = false;
+        if softirq {
+            // SAFETY: the section closes next.
+            unsafe { bindings::neon_softirq_mark(false) };
+        }
+        r
+    };
+    // SAFETY: NEON may be used here and no section is open (checked above, and by the type
+    // invariant: the `Simd` is not `held`); `f` cannot open another one: its sections are
+    // this one (`held`), and the `Simd` is the only one usable.
+    unsafe { super::compat::neon_section(section) }
 }
 
 /// Fails with `EDEADLK` where a kernel-mode NEON section is open that code called from here

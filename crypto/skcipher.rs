@@ -313,6 +313,13 @@ impl<Iv: Block> Request<'_, Iv> {
         &mut self.simd
     }
 
+    /// Runs `f` on the request in one NEON section where the kernel's rule lets a section
+    /// span the request's work (its walks; see [`Simd::span`]), with a section per
+    /// [`Simd::neon`] elsewhere.
+    pub fn in_one_section<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        super::simd::span_section(self, |r| &mut r.simd, f)
+    }
+
     /// Processes the data a step at a time (`skcipher_walk_virt()`).
     ///
     /// `f` gets each step and returns how many bytes at its end it left unprocessed (fewer

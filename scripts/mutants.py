@@ -164,6 +164,15 @@ MUTANTS = [
      "pub const MAX_STEP: usize = bindings::PAGE_SIZE;",
      "pub const MAX_STEP: usize = bindings::PAGE_SIZE + 16;",
      "sm4_ce.neon_sections_per_page"),
+    # (7.3's rule: one NEON section over a whole XTS or AEAD request, one per step
+    # otherwise; 6.12 has a section per step for all, so these run on 7.3.)
+    ("xts-section-per-step", "sm4/modes.rs", "    (request) => {\n        true\n",
+     "    (request) => {\n        false\n", "sm4_ce.neon_sections_per_page", "7.3"),
+    ("span-never", "crypto/simd.rs", "if !super::compat::SECTION_MAY_SPAN_WALK || s.held {",
+     "if true || s.held {", "sm4_ce.neon_sections_per_page", "7.3"),
+    ("aead-section-per-piece", "sm4/aead_mode.rs",
+     "let tag = req.in_one_section(|req| run(&mut chain(req), req))?;",
+     "let tag = run(&mut chain(req), req)?;", "sm4_ce_gcm.gcm_sections_per_page", "7.3"),
     ("ghash-power", "sm4_ce_gcm_core.S", "gmul\t\\a1, H3, K34, 0\n\teor\t\\a0",
      "gmul\t\\a1, H4, K34, 0\n\teor\t\\a0", "sm4_ce_gcm.*"),
     ("ghash8-power", "sm4_ce_gcm_core.S", "gmul\tv1, H7, K78, 0\n", "gmul\tv1, H6, K78, 0\n",

@@ -186,8 +186,10 @@ fn one_call<Iv: Block>(
 }
 
 /// A request of a mode: with one call of `core` if it lies in one piece ([`one_call`]),
-/// else piece by piece through the state `chain` makes ([`run`]); then the tag written
-/// (encryption) or checked (decryption).
+/// else piece by piece through the state `chain` makes ([`run`]: in one NEON section where
+/// the kernel lets a section span a request, as its own glue does, see
+/// [`Request::in_one_section`]); then the tag written (encryption) or checked
+/// (decryption).
 pub(crate) fn crypt<C: Chain, Iv: Block>(
     req: &mut Request<'_, Iv>,
     decrypt: bool,
@@ -197,7 +199,7 @@ pub(crate) fn crypt<C: Chain, Iv: Block>(
     if let Some(r) = one_call(req, decrypt, core) {
         return r;
     }
-    let tag = run(&mut chain(req), req)?;
+    let tag = req.in_one_section(|req| run(&mut chain(req), req))?;
     if decrypt {
         req.verify_tag(&tag)
     } else {

@@ -90,17 +90,22 @@ fn expand<B: MacBackend>(key: &mut sm4::Key, bytes: &[u8], simd: &mut Simd) -> R
 /// Takes in `blocks` (whole blocks): `mac <- E(mac ^ block)` for each.
 fn update<B: MacBackend>(key: &MacKey, st: &mut MacState, blocks: Input<'_>, simd: &mut Simd) {
     let rk = &key.key.enc;
-    // A NEON section per page of data at most, as the skcipher walks give.
-    let (first, mut rest) = blocks.split_at(MAX_STEP);
-    let done = simd.neon(|neon| B::cbcmac(neon, rk, &mut st.mac, &first));
-    if done.is_some() {
-        while !rest.is_empty() {
-            let (part, r) = rest.split_at(MAX_STEP);
-            rest = r;
-            // (The context cannot change within the callback: this section is granted too.)
-            simd.neon(|neon| B::cbcmac(neon, rk, &mut st.mac, &part));
+    // A NEON section per page of data at most, as the skcipher walks give; one for the
+    // whole update where the kernel lets a section span it (as its own glue does).
+    let done = simd.span(|simd| {
+        let (first, mut rest) = blocks.split_at(MAX_STEP);
+        let done = simd.neon(|neon| B::cbcmac(neon, rk, &mut st.mac, &first));
+        if done.is_some() {
+            while !rest.is_empty() {
+                let (part, r) = rest.split_at(MAX_STEP);
+                rest = r;
+                // (The context cannot change within the callback: this one is granted too.)
+                simd.neon(|neon| B::cbcmac(neon, rk, &mut st.mac, &part));
+            }
         }
-    } else {
+        done
+    });
+    if done.is_none() {
         let mut buf = Secret::<BLOCK_SIZE>::zeroed();
         let mut off = 0;
         while off + BLOCK_SIZE <= blocks.len() {

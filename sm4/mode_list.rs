@@ -10,25 +10,28 @@
 
 /// Calls the macro `$m` with the list of modes, one per line:
 ///
-/// `Type: "algorithm", "mode", key, iv, block, unit, "reference";`
+/// `Type: "algorithm", "mode", key, iv, block, unit, "reference", sections;`
 ///
 /// optionally after a `#[cfg(...)]` (a mode behind a Kconfig symbol), where `Type` is the
 /// mode's type in `sm4/modes.rs`, `"mode"` the mode's part of the driver names
 /// (`"<mode>-<back end>"`), `key` and `iv` the key and IV sizes in bytes (`iv` 0: none),
 /// `block` the algorithm's block size (also the shortest request), `unit` the multiple that
-/// request lengths must be (16: whole blocks only), and `"reference"` the same algorithm
-/// from the kernel's templates over the test module's C SM4 (`sm4-oracle`), which the tests
-/// compare the drivers with.
+/// request lengths must be (16: whole blocks only), `"reference"` the same algorithm from
+/// the kernel's templates over the test module's C SM4 (`sm4-oracle`), which the tests
+/// compare the drivers with, and `sections` the NEON sections of a request: `step`, one per
+/// walk step; `request`, one over the whole request where the kernel's rule lets a section
+/// span a walk (`crypto::compat::SECTION_MAY_SPAN_WALK`: 7.3's glue does so for XTS), one
+/// per step elsewhere.
 macro_rules! with_modes {
     ($m:ident) => {
         $m! {
-            Ecb: "ecb(sm4)", "ecb", 16, 0, 16, 16, "ecb(sm4-oracle)";
-            Cbc: "cbc(sm4)", "cbc", 16, 16, 16, 16, "cbc(sm4-oracle)";
+            Ecb: "ecb(sm4)", "ecb", 16, 0, 16, 16, "ecb(sm4-oracle)", step;
+            Cbc: "cbc(sm4)", "cbc", 16, 16, 16, 16, "cbc(sm4-oracle)", step;
             #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
-            Cfb: "cfb(sm4)", "cfb", 16, 16, 1, 1, "cfb-sm4-oracle";
-            Ctr: "ctr(sm4)", "ctr", 16, 16, 1, 1, "ctr(sm4-oracle)";
-            Cts: "cts(cbc(sm4))", "cts-cbc", 16, 16, 16, 1, "cts(cbc(sm4-oracle))";
-            Xts: "xts(sm4)", "xts", 32, 16, 16, 1, "xts(ecb(sm4-oracle))";
+            Cfb: "cfb(sm4)", "cfb", 16, 16, 1, 1, "cfb-sm4-oracle", step;
+            Ctr: "ctr(sm4)", "ctr", 16, 16, 1, 1, "ctr(sm4-oracle)", step;
+            Cts: "cts(cbc(sm4))", "cts-cbc", 16, 16, 16, 1, "cts(cbc(sm4-oracle))", step;
+            Xts: "xts(sm4)", "xts", 32, 16, 16, 1, "xts(ecb(sm4-oracle))", request;
         }
     };
 }

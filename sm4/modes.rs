@@ -204,6 +204,17 @@ pub(crate) fn gf128_mul_x(t: &Iv) -> Iv {
     out
 }
 
+/// Whether the requests of a mode whose list entry says `$sections` take one NEON section
+/// where the kernel lets a section span a walk ([`Request::in_one_section`]).
+macro_rules! one_section {
+    (step) => {
+        false
+    };
+    (request) => {
+        true
+    };
+}
+
 /// Declares the modes of the list (`sm4/mode_list.rs`): each mode's type and constants, the
 /// number of modes ([`MODES`]), their registration ([`algs`]) and their module aliases
 /// ([`aliases`]).
@@ -211,7 +222,7 @@ macro_rules! declare_modes {
     ($(
         $(#[$attr:meta])*
         $ty:ident: $alg:literal, $mode:literal, $key:literal, $iv:literal, $block:literal,
-        $unit:literal, $reference:literal;
+        $unit:literal, $reference:literal, $sections:ident;
     )*) => {
         $(
             $(#[$attr])*
@@ -225,6 +236,7 @@ macro_rules! declare_modes {
                 const DRIVER: &'static CStr = Self::DRIVER_BYTES.as_c_str();
                 const BLOCK: u32 = $block;
                 const KEY: u32 = $key;
+                const ONE_SECTION: bool = one_section!($sections);
             }
         )*
 
@@ -280,11 +292,19 @@ macro_rules! sm4_consts {
         const MAX_KEY_SIZE: u32 = Self::KEY;
 
         fn encrypt(ctx: &Self::Context, req: &mut Request<'_, Self::Iv>) -> Result {
-            Self::crypt(ctx, req, true)
+            if Self::ONE_SECTION {
+                req.in_one_section(|req| Self::crypt(ctx, req, true))
+            } else {
+                Self::crypt(ctx, req, true)
+            }
         }
 
         fn decrypt(ctx: &Self::Context, req: &mut Request<'_, Self::Iv>) -> Result {
-            Self::crypt(ctx, req, false)
+            if Self::ONE_SECTION {
+                req.in_one_section(|req| Self::crypt(ctx, req, false))
+            } else {
+                Self::crypt(ctx, req, false)
+            }
         }
     };
 }

@@ -17,7 +17,7 @@
 // in one piece must take at least one NEON section per page.
 
 use crate::bindings;
-use crate::crypto::{c_name, DriverName};
+use crate::crypto::{c_name, compat::SECTION_MAY_SPAN_WALK, DriverName};
 use crate::kunit::{
     check, check_eq, check_ok, fail, in_matrix, skip_unless, suite, Failure, TestResult,
 };
@@ -47,6 +47,9 @@ struct Mode {
     reference: Reference,
     /// Behind a Kconfig symbol (a `#[cfg]` in the list): a driver may lack it.
     optional: bool,
+    /// A request takes one NEON section where the kernel lets a section span a walk
+    /// (`request` in the list).
+    one_section: bool,
 }
 
 /// Declares [`MODES`] from the list of modes.
@@ -54,7 +57,7 @@ macro_rules! modes_under_test {
     ($(
         $(#[$attr:meta])*
         $ty:ident: $alg:literal, $mode:literal, $key:literal, $iv:literal, $block:literal,
-        $unit:literal, $reference:literal;
+        $unit:literal, $reference:literal, $sections:ident;
     )*) => {
         /// The modes under test, in the list's order, with the drivers of `SUFFIX`.
         static MODES: &[Mode] = &[$(
@@ -71,6 +74,7 @@ macro_rules! modes_under_test {
                 unit: $unit,
                 reference: Reference(c_name(concat!($reference, "\0"))),
                 optional: false $(|| !stringify!($attr).is_empty())*,
+                one_section: matches!(stringify!($sections).as_bytes(), b"request"),
             },
         )*];
     };
@@ -640,12 +644,15 @@ impl Drop for CallCounter {
     }
 }
 
-/// NEON sections are bounded: over a 16-page request in one piece of memory (one scatterlist
-/// entry, as dm-crypt and fscrypt give), no section handles more than a page (the output
-/// done between two calls of `kernel_neon_begin()`, or after the last, measured by the
-/// kprobe that counts them), and there are at least as many sections as pages, in either
-/// direction (CBC and CTS encryption are the serial routines), whether the caller may sleep
-/// or not, and the result is still the oracle's; a one-block request takes one section.
+/// NEON sections follow the kernel's rule: over a 16-page request in one piece of memory
+/// (one scatterlist entry, as dm-crypt and fscrypt give), no section handles more than a
+/// page (the output done between two calls of `kernel_neon_begin()`, or after the last,
+/// measured by the kprobe that counts them), and there are at least as many sections as
+/// pages, in either direction (CBC and CTS encryption are the serial routines), whether
+/// the caller may sleep or not, and the result is still the oracle's; but a mode whose
+/// requests take one section (`request` in the list of modes) takes exactly one where the
+/// kernel lets a section span a walk (`SECTION_MAY_SPAN_WALK`, 7.3). A one-block request
+/// takes one section.
 fn neon_sections_per_page() -> TestResult {
     skip_unless!(present(), "the driver is not loaded");
     const PAGE: usize = bindings::PAGE_SIZE;
@@ -679,18 +686,24 @@ fn neon_sections_per_page() -> TestResult {
                 }
                 let (sections, widest) = (counter.count(), counter.widest());
                 drop(counter);
-                if sections < PAGES || widest > PAGE {
+                let spans = m.one_section && SECTION_MAY_SPAN_WALK;
+                if if spans {
+                    sections != 1
+                } else {
+                    sections < PAGES || widest > PAGE
+                } {
                     kernel::pr_err!(
                         "    # {:?}: {} NEON sections for {} pages, at most {} bytes in one \
-                         (encrypt: {}, may sleep: {})\n",
+                         (encrypt: {}, may sleep: {}, one section expected: {})\n",
                         drv,
                         sections,
                         PAGES,
                         widest,
                         enc,
-                        may_sleep
+                        may_sleep,
+                        spans
                     );
-                    return Err(fail!("fewer NEON sections than pages, or one over a page"));
+                    return Err(fail!("NEON sections not as the kernel's rule shapes them"));
                 }
                 check!(buf[..] == want.0[..]);
             }
