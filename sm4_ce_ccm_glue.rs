@@ -302,9 +302,7 @@ fn crypt(ctx: &RoundKeys, req: &mut Request<'_, [u8; IV_SIZE]>, decrypt: bool) -
             }
         }
     };
-    aead_mode::crypt(req, decrypt, core, |_| {
-        Ccm::new(ctx, blocks, ad_len, decrypt)
-    })
+    aead_mode::crypt(req, core, |_| Ccm::new(ctx, blocks, ad_len, decrypt))
 }
 
 struct Sm4CeCcmModule {

@@ -349,7 +349,7 @@ fn crypt(ctx: &GcmKey, req: &mut Request<'_, [u8; IV_SIZE]>, decrypt: bool) -> R
             }
         }
     };
-    aead_mode::crypt(req, decrypt, core, |req| Gcm::new(ctx, req, decrypt))
+    aead_mode::crypt(req, core, |req| Gcm::new(ctx, req, decrypt))
 }
 
 struct Sm4CeGcmModule {

@@ -11,9 +11,9 @@
 //! `encrypt`/`decrypt` get a [`Request`]: [`Request::for_each_ad`] hands the associated data
 //! over in pieces, each an [`Input`] (a raw view: the caller's memory, which others may write
 //! meanwhile), [`Request::walk`] walks the text as the skcipher walk does (in place or
-//! out of place, a step of at most a page at a time, one NEON section per step), and the
-//! tag is written with [`Request::write_tag`] or checked with [`Request::verify_tag`]
-//! (`crypto_memneq()`, `EBADMSG`). As with upstream's drivers, a decryption whose tag does not
+//! out of place, a step of at most a page at a time, one NEON section per step), and
+//! [`Request::finish`] ends it with the tag: written, or checked (`crypto_memneq()`,
+//! `EBADMSG`). As with upstream's drivers, a decryption whose tag does not
 //! match has written the text it decrypted to the destination; the caller gets `EBADMSG`
 //! and must not use it.
 
@@ -418,71 +418,48 @@ impl<'a, Iv: Block> Request<'a, Iv> {
         }
     }
 
-    /// Writes the first [`Request::auth_size`] bytes of `tag` after the text in the
-    /// destination (encryption).
-    pub fn write_tag(&mut self, tag: &[u8; MAX_TAG]) {
+    /// Ends the request with `tag`, the tag computed: an encryption writes its first
+    /// [`Request::auth_size`] bytes after the text in the destination; a decryption
+    /// compares them with the request's (after the text in the source) in time independent
+    /// of their contents, `EBADMSG` if they differ ([`end_with_tag`] either way).
+    pub fn finish(&mut self, tag: &[u8; MAX_TAG]) -> Result {
+        let decrypt = self.decrypt;
         // SAFETY: the request is valid (type invariant); `assoclen + text` does not overflow.
-        let (mut sg, mut off) = unsafe { ((*self.req).dst, (*self.req).assoclen + self.text) };
-        // SAFETY: the destination of an encryption describes `assoclen + cryptlen +
-        // authsize` bytes; the helper only reads it and writes the two locals.
-        let p = unsafe { bindings::sg_linear_at(&mut sg, &mut off, self.auth) };
-        if !p.is_null() {
-            // SAFETY: `auth <= MAX_TAG` bytes at `p` in the linear map are the tag's place in
-            // the destination (entry `sg`, from byte `off` of its data on), ours to write;
-            // the page is then flushed as the kernel's scatterlist copy does.
-            unsafe {
-                core::ptr::copy_nonoverlapping(tag.as_ptr(), p.cast::<u8>(), self.auth as usize);
-                bindings::sg_flush_dcache(sg, off, self.auth);
-            }
-            return;
-        }
-        // SAFETY: the request is valid; its destination holds `assoclen + cryptlen +
-        // authsize` bytes for an encryption; `tag` has `auth <= MAX_TAG` bytes and is only
-        // read.
-        unsafe {
-            bindings::sg_copy(
-                tag.as_ptr().cast_mut().cast(),
-                (*self.req).dst,
-                (*self.req).assoclen + self.text,
-                self.auth,
-                1,
-            )
+        let (list, at) = unsafe {
+            let r = &*self.req;
+            (if decrypt { r.src } else { r.dst }, r.assoclen + self.text)
         };
-    }
-
-    /// Compares the first [`Request::auth_size`] bytes of `tag` with the request's tag (in
-    /// the source after the text) in time independent of their contents: `EBADMSG` if they
-    /// differ.
-    pub fn verify_tag(&mut self, tag: &[u8; MAX_TAG]) -> Result {
-        let mut theirs = super::Secret::<MAX_TAG>::zeroed();
-        // SAFETY: the request is valid (type invariant); `assoclen + text` does not overflow.
-        let (mut sg, mut off) = unsafe { ((*self.req).src, (*self.req).assoclen + self.text) };
-        // SAFETY: for a decryption the source describes `assoclen + cryptlen` bytes, the tag
-        // being the last `auth` of them; the helper only reads it and writes the two locals.
-        let mut p = unsafe { bindings::sg_linear_at(&mut sg, &mut off, self.auth) };
-        if p.is_null() {
-            // SAFETY: as above; `theirs` has room for `auth <= MAX_TAG` bytes.
-            unsafe {
-                bindings::sg_copy(
-                    theirs.as_mut_ptr().cast(),
-                    (*self.req).src,
-                    (*self.req).assoclen + self.text,
-                    self.auth,
-                    0,
-                )
-            };
-            p = theirs.as_mut_ptr().cast();
-        }
-        // SAFETY: both are readable for `auth <= MAX_TAG` bytes (the request's tag in the
-        // linear map, or its copy).
-        let differ = unsafe {
-            bindings::crypto_memneq(tag.as_ptr().cast(), p.cast_const(), self.auth as usize)
-        };
-        if differ {
-            Err(ebadmsg())
+        let (mut sg, mut off) = (list, at);
+        // SAFETY: the tag's scatterlist describes `assoclen + text + auth` bytes (the
+        // destination of an encryption, the source of a decryption); the helper only reads
+        // it and writes the two locals.
+        let linear = unsafe { bindings::sg_linear_at(&mut sg, &mut off, self.auth) };
+        let mut copy = super::Secret::<MAX_TAG>::zeroed();
+        let p = if linear.is_null() {
+            copy.as_mut_ptr()
         } else {
-            Ok(())
+            linear.cast::<u8>()
+        };
+        if linear.is_null() && decrypt {
+            // SAFETY: the source holds the tag's `auth <= MAX_TAG` bytes at `at`; `copy` has
+            // room for them.
+            unsafe { bindings::sg_copy(p.cast(), list, at, self.auth, 0) };
         }
+        // SAFETY: `p` is the tag's place, `auth` bytes: in the linear map (the destination's,
+        // ours to write, or the source's) or the copy.
+        let r = unsafe { end_with_tag(p, tag, self.auth, decrypt) };
+        if !decrypt {
+            if linear.is_null() {
+                // SAFETY: the destination holds `assoclen + cryptlen + authsize` bytes for an
+                // encryption; `copy` holds the tag's `auth` bytes and is only read.
+                unsafe { bindings::sg_copy(p.cast(), list, at, self.auth, 1) };
+            } else {
+                // SAFETY: the entry `sg` holds the bytes just written, from byte `off` of its
+                // data on; the page is flushed as the kernel's scatterlist copy does.
+                unsafe { bindings::sg_flush_dcache(sg, off, self.auth) };
+            }
+        }
+        r
     }
     /// The whole request in the kernel's linear map, if its text is at most [`MAX_STEP`]
     /// bytes (a page) and its associated data at most `max_ad` bytes, the
@@ -490,8 +467,8 @@ impl<'a, Iv: Block> Request<'a, Iv> {
     /// it, where the tag is: the destination of an encryption, the source of a decryption)
     /// in one entry each, all with a permanent mapping: what kTLS, IPsec and most short
     /// requests send. A driver may then do the whole request in one NEON section
-    /// ([`OnePiece::neon`]) and end it with [`OnePiece::write_tag`] or
-    /// [`OnePiece::verify_tag`]; `None` otherwise (use [`Request::walk`] and the rest).
+    /// ([`OnePiece::neon`]) and end it with [`OnePiece::finish`]; `None` otherwise (use
+    /// [`Request::walk`] and the rest).
     pub fn in_one_piece(&mut self, max_ad: usize) -> Option<OnePiece<'_, Iv>> {
         let (text, auth) = (self.text, self.auth);
         if text as usize > MAX_STEP {
@@ -564,11 +541,38 @@ impl<'a, Iv: Block> Request<'a, Iv> {
             tag: with_tag.cast::<u8>().wrapping_add(text as usize),
             len: text,
             auth,
+            decrypt: self.decrypt,
             dst_sg: sg,
             dst_off: off,
             simd: &mut self.simd,
             _p: PhantomData,
         })
+    }
+}
+
+/// The tag moved, in one place: for an encryption, the first `auth` bytes of `tag` written
+/// at `p`; for a decryption, compared with the `auth` bytes at `p` with `crypto_memneq()`
+/// (time independent of their contents), `EBADMSG` if they differ.
+///
+/// # Safety
+///
+/// `auth <= MAX_TAG`; `p` is valid for `auth` bytes: writable for an encryption, readable
+/// for a decryption.
+unsafe fn end_with_tag(p: *mut u8, tag: &[u8; MAX_TAG], auth: c_uint, decrypt: bool) -> Result {
+    if !decrypt {
+        // SAFETY: `p` is writable for `auth <= MAX_TAG` bytes (caller), `tag` is another
+        // object.
+        unsafe { core::ptr::copy_nonoverlapping(tag.as_ptr(), p, auth as usize) };
+        return Ok(());
+    }
+    // SAFETY: both are readable for `auth <= MAX_TAG` bytes (caller).
+    let differ = unsafe {
+        bindings::crypto_memneq(tag.as_ptr().cast(), p.cast_const().cast(), auth as usize)
+    };
+    if differ {
+        Err(ebadmsg())
+    } else {
+        Ok(())
     }
 }
 
@@ -590,6 +594,7 @@ pub struct OnePiece<'a, Iv: Block> {
     tag: *mut u8,
     len: c_uint,
     auth: c_uint,
+    decrypt: bool,
     dst_sg: *mut bindings::scatterlist,
     dst_off: c_uint,
     simd: &'a mut Simd,
@@ -634,38 +639,24 @@ impl<Iv: Block> OnePiece<'_, Iv> {
         self.simd.neon(f)
     }
 
-    /// Ends an encryption: the first `auth` bytes of `tag` written after the text, and the
-    /// destination's pages flushed as the kernel's walk and scatterlist copy do.
-    pub fn write_tag(self, tag: &[u8; MAX_TAG]) {
-        // SAFETY: `tag` is the tag's place in the destination, `auth <= MAX_TAG` bytes
-        // (type invariant); the entry `dst_sg` holds the text and the tag from `dst_off`
-        // on, offsets below `assoclen + cryptlen + authsize`, a `c_uint`.
-        unsafe {
-            core::ptr::copy_nonoverlapping(tag.as_ptr(), self.tag, self.auth as usize);
-            bindings::sg_flush_dcache(self.dst_sg, self.dst_off, self.len + self.auth);
-        }
-    }
-
-    /// Ends a decryption: the destination's pages flushed, and `EBADMSG` unless the first
-    /// `auth` bytes of `tag` match the request's (compared with `crypto_memneq()`).
-    pub fn verify_tag(self, tag: &[u8; MAX_TAG]) -> Result {
-        if self.len > 0 {
-            // SAFETY: the entry `dst_sg` holds the text from `dst_off` on (type invariant).
-            unsafe { bindings::sg_flush_dcache(self.dst_sg, self.dst_off, self.len) };
-        }
-        // SAFETY: `tag` has `MAX_TAG >= auth` bytes; the request's tag is readable for
-        // `auth` bytes at `self.tag` (type invariant).
-        let differ = unsafe {
-            bindings::crypto_memneq(
-                tag.as_ptr().cast(),
-                self.tag.cast_const().cast(),
-                self.auth as usize,
-            )
-        };
-        if differ {
-            Err(ebadmsg())
+    /// Ends the request with `tag`, as [`Request::finish`], and flushes the destination's
+    /// pages (the text, and an encryption's tag) as the kernel's walk and scatterlist copy
+    /// do.
+    pub fn finish(self, tag: &[u8; MAX_TAG]) -> Result {
+        // SAFETY: `self.tag` is the tag's place, `auth` bytes, writable for an encryption
+        // (type invariant).
+        let r = unsafe { end_with_tag(self.tag, tag, self.auth, self.decrypt) };
+        let n = if self.decrypt {
+            self.len
         } else {
-            Ok(())
+            self.len + self.auth
+        };
+        if n > 0 {
+            // SAFETY: the entry `dst_sg` holds the text from `dst_off` on, and an encryption's
+            // tag after it (type invariant); offsets below `assoclen + cryptlen + authsize`,
+            // a `c_uint`.
+            unsafe { bindings::sg_flush_dcache(self.dst_sg, self.dst_off, n) };
         }
+        r
     }
 }

@@ -157,12 +157,12 @@ pub(crate) struct OneCall {
 /// Does `req` with one call of a core in one NEON section when it lies in one piece
 /// (associated data of at most [`AD_WITH_TEXT_MAX`] bytes, text of at most a page; see
 /// [`Request::in_one_piece`]): `core` gets the request's pointers (valid as [`OneCall`]
-/// says) and writes the whole tag, which is then written after the text (encryption) or
-/// compared with the request's (decryption, `EBADMSG`). `None`, the request untouched, if
+/// says) and writes the whole tag, with which the request then ends (`OnePiece::finish`:
+/// written after the text, or compared with the request's, `EBADMSG`). `None`, the
+/// request untouched, if
 /// it is not in one piece or NEON may not be used.
 fn one_call<Iv: Block>(
     req: &mut Request<'_, Iv>,
-    decrypt: bool,
     core: impl FnOnce(&Neon, &OneCall),
 ) -> Option<Result> {
     let mut one = req.in_one_piece(AD_WITH_TEXT_MAX)?;
@@ -177,35 +177,24 @@ fn one_call<Iv: Block>(
         tag: tag.as_mut_ptr(),
     };
     one.neon(|neon| core(neon, &args))?;
-    Some(if decrypt {
-        one.verify_tag(&tag)
-    } else {
-        one.write_tag(&tag);
-        Ok(())
-    })
+    Some(one.finish(&tag))
 }
 
 /// A request of a mode: with one call of `core` if it lies in one piece ([`one_call`]),
 /// else piece by piece through the state `chain` makes ([`run`]: in one NEON section where
 /// the kernel lets a section span a request, as its own glue does, see
-/// [`Request::in_one_section`]); then the tag written (encryption) or checked
-/// (decryption).
+/// [`Request::in_one_section`]); then the request ended with its tag
+/// ([`Request::finish`]: written after the text, or checked).
 pub(crate) fn crypt<C: Chain, Iv: Block>(
     req: &mut Request<'_, Iv>,
-    decrypt: bool,
     core: impl FnOnce(&Neon, &OneCall),
     chain: impl FnOnce(&mut Request<'_, Iv>) -> C,
 ) -> Result {
-    if let Some(r) = one_call(req, decrypt, core) {
+    if let Some(r) = one_call(req, core) {
         return r;
     }
     let tag = req.in_one_section(|req| run(&mut chain(req), req))?;
-    if decrypt {
-        req.verify_tag(&tag)
-    } else {
-        req.write_tag(&tag);
-        Ok(())
-    }
+    req.finish(&tag)
 }
 
 /// The partial block that ends a text: `rest` (shorter than a block) XORed with the
