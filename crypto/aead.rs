@@ -286,9 +286,11 @@ impl<'a, Iv: Block> Request<'a, Iv> {
 
     /// Runs `f` on the request in one NEON section where the kernel's rule lets a section
     /// span the request's work (its associated data, walk and tag; see [`Simd::span`]),
-    /// with a section per [`Simd::neon`] elsewhere.
+    /// with a section per [`Simd::neon`] elsewhere. (Out of line: the section's state stays
+    /// out of the frame of requests that take another path.)
+    #[inline(never)]
     pub fn in_one_section<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
-        super::simd::span_section(self, |r| &mut r.simd, f)
+        super::simd::span_section(self, true, |r| &mut r.simd, f)
     }
 
     /// The associated data, if there is some and it lies in one scatterlist entry of the

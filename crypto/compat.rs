@@ -56,63 +56,92 @@ pub const SECTION_MAY_SPAN_WALK: bool = false;
 #[cfg(sm4rs_neon_state)]
 const UNUSED_FPSR: u32 = u32::MAX;
 
-/// Runs `f` in a kernel-mode NEON section, between `kernel_neon_begin()` and
-/// `kernel_neon_end()`, with a buffer for the task's FPSIMD state (Linux 6.19 and later)
-/// that stays at its address for the whole section (on this function's stack), wiped after
-/// the section if the kernel wrote to it.
-///
-/// # Safety
-///
-/// NEON may be used in this context, no section is open on this CPU, and `f` opens none.
-#[cfg(sm4rs_neon_state)]
-pub(crate) unsafe fn neon_section<R>(f: impl FnOnce() -> R) -> R {
-    let mut state = core::mem::MaybeUninit::<bindings::user_fpsimd_state>::uninit();
-    let st = state.as_mut_ptr();
-    // The kernel writes the buffer only when it saves an FPSIMD context there: this
-    // section's, if the task is scheduled out during it, or, in a softirq, that of the task's
-    // own kernel-mode section it interrupted. A saved FPSR has its RES0 bits clear, so an
-    // all-ones FPSR marks a buffer the kernel did not use, which then holds nothing to wipe
-    // (wiping all 528 bytes after every section would cost more than a short request's SM4).
-    // SAFETY: `st` is valid for writes; `fpsr` is a plain `u32` field.
-    unsafe { core::ptr::addr_of_mut!((*st).fpsr).write(UNUSED_FPSR) };
-    // SAFETY: NEON may be used here and no section is open (the caller); `state` is a buffer
-    // for the task's FPSIMD state that stays at this address until the matching
-    // `kernel_neon_end()` below.
-    unsafe { bindings::kernel_neon_begin(st) };
-    let r = f();
-    // SAFETY: ends the section begun above, with the same buffer.
-    unsafe { bindings::kernel_neon_end(st) };
-    // SAFETY: `fpsr` was initialised above and the kernel no longer uses the buffer;
-    // volatile, as the kernel may have written it behind the compiler's back.
-    let used = unsafe { core::ptr::addr_of!((*st).fpsr).read_volatile() } != UNUSED_FPSR;
-    if used {
-        // The buffer holds registers of this section (saved on preemption: round keys, data)
-        // or of the task it interrupted.
-        // SAFETY: `st` is the buffer, `size_of` bytes, no longer used by the kernel.
-        unsafe {
-            super::wipe_raw(
-                st.cast(),
-                core::mem::size_of::<bindings::user_fpsimd_state>(),
-            )
-        };
-    }
-    r
+/// What a kernel-mode NEON section keeps from its start to its end: from Linux 6.19, the
+/// buffer for the task's FPSIMD state that `kernel_neon_begin()` takes, which must stay at
+/// its address for the whole section (the caller's stack frame); before, nothing.
+pub(crate) struct SectionState {
+    #[cfg(sm4rs_neon_state)]
+    state: core::mem::MaybeUninit<bindings::user_fpsimd_state>,
 }
 
-/// Runs `f` in a kernel-mode NEON section, between `kernel_neon_begin()` and
-/// `kernel_neon_end()` (before Linux 6.19, which save the task's FPSIMD state in the task).
+impl SectionState {
+    /// A state for one section (nothing is written before [`section_begin`]).
+    #[inline(always)]
+    pub(crate) fn new() -> Self {
+        Self {
+            #[cfg(sm4rs_neon_state)]
+            state: core::mem::MaybeUninit::uninit(),
+        }
+    }
+}
+
+/// Begins a kernel-mode NEON section: `kernel_neon_begin()`, with `st`'s buffer for the
+/// task's FPSIMD state (Linux 6.19 and later).
 ///
 /// # Safety
 ///
-/// NEON may be used in this context, no section is open on this CPU, and `f` opens none.
-#[cfg(not(sm4rs_neon_state))]
-pub(crate) unsafe fn neon_section<R>(f: impl FnOnce() -> R) -> R {
-    // SAFETY: NEON may be used here and no section is open (the caller).
-    unsafe { bindings::kernel_neon_begin() };
-    let r = f();
-    // SAFETY: ends the section begun above.
-    unsafe { bindings::kernel_neon_end() };
-    r
+/// NEON may be used in this context and no section is open on this CPU; [`section_end`]
+/// ends the section with the same `st`, which does not move meanwhile, and nothing between
+/// opens another section.
+#[inline(always)]
+pub(crate) unsafe fn section_begin(st: &mut SectionState) {
+    #[cfg(sm4rs_neon_state)]
+    {
+        let st = st.state.as_mut_ptr();
+        // The kernel writes the buffer only when it saves an FPSIMD context there: this
+        // section's, if the task is scheduled out during it, or, in a softirq, that of the
+        // task's own kernel-mode section it interrupted. A saved FPSR has its RES0 bits
+        // clear, so an all-ones FPSR marks a buffer the kernel did not use, which then holds
+        // nothing to wipe (wiping all 528 bytes after every section would cost more than a
+        // short request's SM4).
+        // SAFETY: `st` is valid for writes; `fpsr` is a plain `u32` field.
+        unsafe { core::ptr::addr_of_mut!((*st).fpsr).write(UNUSED_FPSR) };
+        // SAFETY: NEON may be used here and no section is open (the caller); the buffer
+        // stays at this address until the matching `kernel_neon_end()` (the caller).
+        unsafe { bindings::kernel_neon_begin(st) };
+    }
+    #[cfg(not(sm4rs_neon_state))]
+    {
+        let _ = st;
+        // SAFETY: NEON may be used here and no section is open (the caller).
+        unsafe { bindings::kernel_neon_begin() };
+    }
+}
+
+/// Ends the section [`section_begin`] began with `st`: `kernel_neon_end()`, and on Linux
+/// 6.19 and later the state buffer wiped if the kernel wrote to it.
+///
+/// # Safety
+///
+/// `st` began the section that is open, and has not moved since.
+#[inline(always)]
+pub(crate) unsafe fn section_end(st: &mut SectionState) {
+    #[cfg(sm4rs_neon_state)]
+    {
+        let st = st.state.as_mut_ptr();
+        // SAFETY: ends the section begun with this buffer (the caller).
+        unsafe { bindings::kernel_neon_end(st) };
+        // SAFETY: `fpsr` was initialised by `section_begin` and the kernel no longer uses
+        // the buffer; volatile, as the kernel may have written it behind the compiler's back.
+        let used = unsafe { core::ptr::addr_of!((*st).fpsr).read_volatile() } != UNUSED_FPSR;
+        if used {
+            // The buffer holds registers of this section (saved on preemption: round keys,
+            // data) or of the task it interrupted.
+            // SAFETY: `st` is the buffer, `size_of` bytes, no longer used by the kernel.
+            unsafe {
+                super::wipe_raw(
+                    st.cast(),
+                    core::mem::size_of::<bindings::user_fpsimd_state>(),
+                )
+            };
+        }
+    }
+    #[cfg(not(sm4rs_neon_state))]
+    {
+        let _ = st;
+        // SAFETY: ends the section begun by `section_begin` (the caller).
+        unsafe { bindings::kernel_neon_end() };
+    }
 }
 
 /// The block size of the kernel's `cbcmac` template (which testmgr compares a driver's

@@ -28,7 +28,7 @@
 //!
 //! The difference between the kernels (6.12's `kernel_neon_begin(void)`, 7.3's
 //! `kernel_neon_begin(struct user_fpsimd_state *)` with a buffer that must stay put for the
-//! whole section) is hidden in `compat::neon_section`.
+//! whole section) is hidden in `compat::section_begin` and `compat::section_end`.
 
 use super::bindings;
 use core::marker::PhantomData;
@@ -50,8 +50,9 @@ pub struct Neon {
 /// # Invariants
 ///
 /// While a `Simd` can be used, no kernel-mode NEON section opened by this abstraction is
-/// open, but with `held` the one [`span_section`] opened around that use (the kernel's
-/// rule letting it span several steps, [`super::compat::SECTION_MAY_SPAN_WALK`]): they are
+/// open, but with `context` [`HELD`] the one [`span_section`] opened around that use (the
+/// kernel's rule letting it span several steps, [`super::compat::SECTION_MAY_SPAN_WALK`]):
+/// they are
 /// created only by the abstraction's callback trampolines and walk, outside any section,
 /// at most one usable at a time, and [`Simd::neon`] and [`span_section`] borrow it for the
 /// whole section. With `crypto_api`, the callback also follows `crypto_simd_usable()`
@@ -59,11 +60,10 @@ pub struct Neon {
 /// [`Simd::allowed`]).
 pub struct Simd {
     crypto_api: bool,
-    /// `bindings::neon_context()`, once asked: 0 no NEON, 1 NEON, 2 NEON in a softirq.
+    /// `bindings::neon_context()`, once asked: 0 no NEON, 1 NEON, 2 NEON in a softirq; or
+    /// [`HELD`] while a section is open around this use of the `Simd` ([`span_section`]),
+    /// which [`Simd::neon`] then runs its closures in.
     context: Option<core::ffi::c_int>,
-    /// Whether a section is open around this use of the `Simd` ([`span_section`]), which
-    /// [`Simd::neon`] then runs its closures in.
-    held: bool,
     _not_send: PhantomData<*mut ()>,
 }
 
@@ -84,7 +84,6 @@ impl Simd {
         Self {
             crypto_api,
             context: None,
-            held: false,
             _not_send: PhantomData,
         }
     }
@@ -125,33 +124,38 @@ impl Simd {
     /// that one.
     #[inline]
     pub fn neon<R>(&mut self, f: impl FnOnce(&Neon) -> R) -> Option<R> {
-        let token = Neon {
-            _not_send: PhantomData,
-        };
-        if self.held {
-            // The section `span_section` opened is open (type invariant).
-            return Some(f(&token));
-        }
         let context = self.context_once();
         if context == 0 {
             return None;
         }
+        let token = Neon {
+            _not_send: PhantomData,
+        };
+        // In the section `span_section` opened (`HELD`, never where sections do not span
+        // walks), `f` runs in it; otherwise in a section of its own.
+        let open = !(super::compat::SECTION_MAY_SPAN_WALK && context == HELD);
         let softirq = context == 2;
-        let section = || {
+        let mut st = super::compat::SectionState::new();
+        if open {
+            // SAFETY: NEON may be used here and no section is open (checked above, and by
+            // the type invariant); `st` stays in this frame until the section ends below, and
+            // `f` cannot open another section (`self` is borrowed).
+            unsafe { super::compat::section_begin(&mut st) };
             if softirq {
                 // SAFETY: marks the section just opened in a softirq.
                 unsafe { bindings::neon_softirq_mark(true) };
             }
-            let r = f(&token);
+        }
+        let r = f(&token);
+        if open {
             if softirq {
                 // SAFETY: the section closes next.
                 unsafe { bindings::neon_softirq_mark(false) };
             }
-            r
-        };
-        // SAFETY: NEON may be used here and no section is open (checked above, and by the
-        // type invariant); `f` cannot open another one (`self` is borrowed).
-        Some(unsafe { super::compat::neon_section(section) })
+            // SAFETY: ends the section begun above with `st`, which has not moved.
+            unsafe { super::compat::section_end(&mut st) };
+        }
+        Some(r)
     }
 
     /// Runs `f` with this `Simd`, in one kernel-mode NEON section where the kernel's rule
@@ -162,46 +166,57 @@ impl Simd {
     ///
     /// `f` may then sleep where the caller may: the kernel keeps a task's section across a
     /// reschedule.
+    #[inline]
     pub fn span<R>(&mut self, f: impl FnOnce(&mut Simd) -> R) -> R {
-        span_section(self, |s| s, f)
+        span_section(self, true, |s| s, f)
     }
 }
 
+/// The context of a [`Simd`] while a section is open around its use ([`span_section`]).
+const HELD: core::ffi::c_int = 3;
+
 /// [`Simd::span`] for work that needs the owner of the `Simd` (`simd` finds it in `owner`:
-/// a request, whose walks take it).
+/// a request, whose walks take it); without `want`, `f` just runs (the owner's work is too
+/// small for a section around it to pay).
+#[inline]
 pub(crate) fn span_section<T, R>(
     owner: &mut T,
+    want: bool,
     simd: impl Fn(&mut T) -> &mut Simd,
     f: impl FnOnce(&mut T) -> R,
 ) -> R {
-    let s = simd(owner);
-    if !super::compat::SECTION_MAY_SPAN_WALK || s.held {
-        return f(owner);
+    let mut context = 0;
+    if super::compat::SECTION_MAY_SPAN_WALK && want {
+        context = simd(owner).context_once();
     }
-    let context = s.context_once();
-    if context == 0 {
-        return f(owner);
-    }
+    // (One call of `f` below, so that it is inlined once.)
+    let open = context != 0 && context != HELD;
     let softirq = context == 2;
-    let section = || {
+    let mut st = super::compat::SectionState::new();
+    if open {
+        // SAFETY: NEON may be used here and no section is open (checked above, and by the
+        // type invariant: the `Simd` is not `HELD`); `st` stays in this frame until the
+        // section ends below; `f` cannot open another one: its sections are this one
+        // (`HELD`), and the `Simd` is the only one usable.
+        unsafe { super::compat::section_begin(&mut st) };
         if softirq {
             // SAFETY: marks the section just opened in a softirq.
             unsafe { bindings::neon_softirq_mark(true) };
         }
-        // INVARIANT: the section is open until `f` returns; `held` says so meanwhile.
-        simd(owner).held = true;
-        let r = f(owner);
-        simd(owner).held = false;
+        // INVARIANT: the section is open until `f` returns; `HELD` says so meanwhile.
+        simd(owner).context = Some(HELD);
+    }
+    let r = f(owner);
+    if open {
+        simd(owner).context = Some(context);
         if softirq {
             // SAFETY: the section closes next.
             unsafe { bindings::neon_softirq_mark(false) };
         }
-        r
-    };
-    // SAFETY: NEON may be used here and no section is open (checked above, and by the type
-    // invariant: the `Simd` is not `held`); `f` cannot open another one: its sections are
-    // this one (`held`), and the `Simd` is the only one usable.
-    unsafe { super::compat::neon_section(section) }
+        // SAFETY: ends the section begun above with `st`, which has not moved.
+        unsafe { super::compat::section_end(&mut st) };
+    }
+    r
 }
 
 /// Fails with `EDEADLK` where a kernel-mode NEON section is open that code called from here

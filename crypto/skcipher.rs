@@ -314,10 +314,23 @@ impl<Iv: Block> Request<'_, Iv> {
     }
 
     /// Runs `f` on the request in one NEON section where the kernel's rule lets a section
-    /// span the request's work (its walks; see [`Simd::span`]), with a section per
-    /// [`Simd::neon`] elsewhere.
+    /// span the request's work (its walks; see [`Simd::span`]) and the request is longer
+    /// than a step ([`MAX_STEP`]), with a section per [`Simd::neon`] otherwise. (A shorter
+    /// request in one piece of memory, the common case, takes one section anyway; the
+    /// spanning one would cost it a few instructions.)
+    #[inline(always)]
     pub fn in_one_section<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
-        super::simd::span_section(self, |r| &mut r.simd, f)
+        if !super::compat::SECTION_MAY_SPAN_WALK || self.len() <= MAX_STEP {
+            return f(self);
+        }
+        self.spanned(f)
+    }
+
+    /// [`Request::in_one_section`]'s section. (Out of line: the section's state stays out
+    /// of the frame of the requests that take no such section.)
+    #[inline(never)]
+    fn spanned<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        super::simd::span_section(self, true, |r| &mut r.simd, f)
     }
 
     /// Processes the data a step at a time (`skcipher_walk_virt()`).
