@@ -374,6 +374,12 @@ impl<Iv: Block> Request<'_, Iv> {
         let span = unsafe { Span::of(self.req) };
         // SAFETY: the request is ours (type invariant), its IV as required.
         if let Some(lin) = unsafe { Linear::of(&span) } {
+            if len <= MAX_STEP {
+                return match lin.step(0, len, &mut self.simd, f)? {
+                    0 => Ok(()),
+                    _ => Err(EINVAL),
+                };
+            }
             return lin.walk(&mut self.simd, &mut f);
         }
         let bulk = len - tail;
@@ -919,20 +925,14 @@ impl<'a> InOut<'a> {
         self.src == self.dst.cast_const()
     }
 
-    /// Swaps the two `N`-byte chunks that end the destination (nothing if it is shorter
-    /// than `2 * N`): ciphertext stealing's final swap, after a transformation.
-    pub fn swap_last<const N: usize>(&mut self) {
-        if self.len < 2 * N {
+    /// Swaps the two 16-byte blocks that end the destination (nothing if it is shorter than
+    /// two blocks): ciphertext stealing's final swap, after a transformation.
+    pub fn swap_last_blocks(&mut self) {
+        if self.len < 32 {
             return;
         }
-        // SAFETY: the last `2 * N` bytes of `dst` are writable (and readable: they are ours
-        // for `'a`); the two halves do not overlap.
-        unsafe {
-            ptr::swap_nonoverlapping(
-                self.dst.add(self.len - 2 * N),
-                self.dst.add(self.len - N),
-                N,
-            )
-        };
+        // SAFETY: the last 32 bytes of `dst` are writable (and readable: they are ours for
+        // `'a`); the two blocks do not overlap; the helper only moves them.
+        unsafe { bindings::swap16(self.dst.add(self.len - 32), self.dst.add(self.len - 16)) };
     }
 }

@@ -53,8 +53,8 @@ MUTANTS = [
     ("ctr-batch-end-carry", "sm4_ce_core.S", "adds\tCTR_LO, CTR_LO, #8\n\tadc\tCTR_HI, CTR_HI, xzr",
      "adds\tCTR_LO, CTR_LO, #8\n\tadd\tCTR_HI, CTR_HI, xzr", "sm4_ce.ctr_*"),
     ("cts-swap", "sm4/modes.rs",
-     "                    if enc {\n                        io.swap_last::<BLOCK_SIZE>();\n",
-     "                    if false {\n                        io.swap_last::<BLOCK_SIZE>();\n",
+     "                    if enc {\n                        io.swap_last_blocks();\n",
+     "                    if false {\n                        io.swap_last_blocks();\n",
      "sm4_ce.modes_vs_oracle"),
     # (The one path of ciphertext stealing: the bulk leaves the tail's bytes of a step that is
     # not the last; the walk of a request not in one piece counts the tail in what is left,

@@ -423,11 +423,11 @@ impl<B: Backend> Cts<B> {
                     // Whole blocks: CBC with the last two blocks swapped (after encryption,
                     // before decryption).
                     if !enc {
-                        io.swap_last::<BLOCK_SIZE>();
+                        io.swap_last_blocks();
                     }
                     cbc(n, &mut io, nb + 2, iv);
                     if enc {
-                        io.swap_last::<BLOCK_SIZE>();
+                        io.swap_last_blocks();
                     }
                     return;
                 }
