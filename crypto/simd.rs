@@ -140,20 +140,12 @@ impl Simd {
             // SAFETY: NEON may be used here and no section is open (checked above, and by
             // the type invariant); `st` stays in this frame until the section ends below, and
             // `f` cannot open another section (`self` is borrowed).
-            unsafe { super::compat::section_begin(&mut st) };
-            if softirq {
-                // SAFETY: marks the section just opened in a softirq.
-                unsafe { bindings::neon_softirq_mark(true) };
-            }
+            unsafe { begin(&mut st, softirq) };
         }
         let r = f(&token);
         if open {
-            if softirq {
-                // SAFETY: the section closes next.
-                unsafe { bindings::neon_softirq_mark(false) };
-            }
             // SAFETY: ends the section begun above with `st`, which has not moved.
-            unsafe { super::compat::section_end(&mut st) };
+            unsafe { end(&mut st, softirq) };
         }
         Some(r)
     }
@@ -198,25 +190,49 @@ pub(crate) fn span_section<T, R>(
         // type invariant: the `Simd` is not `HELD`); `st` stays in this frame until the
         // section ends below; `f` cannot open another one: its sections are this one
         // (`HELD`), and the `Simd` is the only one usable.
-        unsafe { super::compat::section_begin(&mut st) };
-        if softirq {
-            // SAFETY: marks the section just opened in a softirq.
-            unsafe { bindings::neon_softirq_mark(true) };
-        }
+        unsafe { begin(&mut st, softirq) };
         // INVARIANT: the section is open until `f` returns; `HELD` says so meanwhile.
         simd(owner).context = Some(HELD);
     }
     let r = f(owner);
     if open {
         simd(owner).context = Some(context);
-        if softirq {
-            // SAFETY: the section closes next.
-            unsafe { bindings::neon_softirq_mark(false) };
-        }
         // SAFETY: ends the section begun above with `st`, which has not moved.
-        unsafe { super::compat::section_end(&mut st) };
+        unsafe { end(&mut st, softirq) };
     }
     r
+}
+
+/// Begins a section of this abstraction ([`super::compat::section_begin`]), marked as such
+/// in a softirq (`softirq`: the context is 2).
+///
+/// # Safety
+///
+/// As for [`super::compat::section_begin`]; [`end`] ends it with the same `st` and
+/// `softirq`.
+#[inline(always)]
+unsafe fn begin(st: &mut super::compat::SectionState, softirq: bool) {
+    // SAFETY: as required (caller).
+    unsafe { super::compat::section_begin(st) };
+    if softirq {
+        // SAFETY: marks the section just opened in a softirq.
+        unsafe { bindings::neon_softirq_mark(true) };
+    }
+}
+
+/// Ends the section [`begin`] began.
+///
+/// # Safety
+///
+/// `st` and `softirq` began the section that is open, and `st` has not moved since.
+#[inline(always)]
+unsafe fn end(st: &mut super::compat::SectionState, softirq: bool) {
+    if softirq {
+        // SAFETY: the section closes next.
+        unsafe { bindings::neon_softirq_mark(false) };
+    }
+    // SAFETY: as required (caller).
+    unsafe { super::compat::section_end(st) };
 }
 
 /// Fails with `EDEADLK` where a kernel-mode NEON section is open that code called from here

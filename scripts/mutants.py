@@ -220,6 +220,8 @@ MUTANTS = [
     ("tag-scattered-read", "crypto/aead.rs",
      "bindings::sg_copy(p.cast(), list, at, self.auth, 0)",
      "bindings::sg_copy(p.cast(), list, at + 1, self.auth, 0)", "sm4_ce_ccm.*"),
+    ("swap16-half", "crypto/bindings_helper.h", "put_unaligned(a1, (u64 *)(b + 8));",
+     "put_unaligned(a0, (u64 *)(b + 8));", "sm4_ce.modes_vs_oracle"),
     ("sg-linear-offset", "crypto/bindings_helper.h", "return sg_virt(sg) + off;",
      "return sg_virt(sg);", "sm4_ce_gcm.*"),
     # The one-call paths of short requests (Request::in_one_piece, the *_short cores).
