@@ -93,9 +93,11 @@ impl Simd {
     /// this task (one that a C caller would have left open around the crypto API call, which
     /// the kernel marks with `TIF_KERNEL_FPSTATE`; allowed only from a softirq that
     /// interrupted it, never on PREEMPT_RT), and none of this abstraction in the softirq
-    /// being served (which the abstraction marks per CPU, as the kernel does not).
+    /// being served (which the abstraction marks per CPU, as the kernel does not). Or: a
+    /// section spanning this use of the `Simd` is open ([`Simd::span`]), which
+    /// [`Simd::neon`] runs its closures in.
     pub fn allowed(&self) -> bool {
-        self.context() != 0
+        self.context == Some(HELD) || self.context() != 0
     }
 
     /// `bindings::neon_context()`: 0 where no section may be opened, 1 where one may, 2 where
