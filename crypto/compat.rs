@@ -36,9 +36,8 @@ pub(crate) fn walk_addrs(walk: *const bindings::skcipher_walk) -> (*const u8, *m
 /// Whether a kernel-mode NEON section may span a request's work: a walk's steps, with the
 /// kernel's walk (`skcipher_walk_done()`, which may sleep) between them, and an AEAD's
 /// associated data and tag. With the section's state buffer on the caller's stack (Linux
-/// 6.19, `scoped_ksimd()`), the kernel keeps a task's section across a reschedule, and
-/// its own arm64 glue (7.3's, which this follows) opens one section over the whole walk of
-/// XTS
+/// 6.19, `scoped_ksimd()`), the kernel keeps a task's section across a reschedule, and its
+/// own arm64 glue (7.3's, which this follows) opens one section over the whole walk of XTS
 /// (`arch/arm64/crypto/sm4-ce-glue.c`, `sm4_xts_crypt()`), over the whole of a GCM or CCM
 /// request (`sm4-ce-gcm-glue.c` `gcm_crypt()`, `sm4-ce-ccm-glue.c` `ccm_crypt()`) and over
 /// a whole hash update (`sm4_mac_update()`), and one per walk step for the other modes.
