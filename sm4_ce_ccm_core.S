@@ -15,13 +15,14 @@
  * L-byte field never carries beyond them: the kernel limits the text to 2^(8L) bytes and
  * the request length to 2^32), incremented in a general register.
  *
- * A request short enough for one NEON section is done by one call (sm4rs_ce_ccm_short_enc,
- * _dec: E(B0) and S0, the associated data after its length, the text, the tag), longer
- * ones by the per-piece functions; both share the block loops below, and both end in
- * sm4rs_ce_ccm_final, the tag's one computation.
+ * A request's text goes through one routine per direction (sm4rs_ce_ccm_enc, _dec), a call
+ * per step of the walk: the first step also makes E(B0) and S0 and MACs associated data
+ * in one piece, the last one also the partial block and the tag (.Lccm_tag, its one
+ * computation), so a request in one piece is one call. Associated data in other pieces
+ * goes through sm4rs_ce_ccm_mac between the first step and the text.
  *
- * Registers (AAPCS64): x0-x7 arguments, x9-x10 scratch (x11-x17 in the one-call functions);
- * v0 the MAC state, v1-v2 keystream, v3-v4 data (v5 zero in the one-call functions), v16
+ * Registers (AAPCS64): x0-x6 arguments, x8 the counter's address, x9-x14 scratch (x15-x17
+ * for partial blocks); v0 the MAC state, v1-v2 keystream, v3-v4 data, v5 zero, v16
  * the counter block, v22 the word reversal, v23 the byte reversal, v24-v31 the round keys.
  * v8-v15 are not used.
  */
@@ -38,9 +39,12 @@
 	RK	.req	x0	/* const u32 rk[32], the encryption schedule */
 	DST	.req	x1	/* u8 *dst */
 	SRC	.req	x2	/* const u8 *src */
-	NBLK	.req	w3	/* unsigned int nblocks */
-	CTR	.req	x4	/* u8 ctr[16]: the next counter block, read and updated */
-	MACP	.req	x5	/* u8 mac[16]: the CBC-MAC, read and updated */
+	NBLK	.req	w3	/* unsigned int nblocks (the text's length on entry to a step) */
+	MACP	.req	x4	/* the CBC-MAC, 16 bytes: a step's struct sm4rs_ccm_state, below */
+	AD	.req	x5	/* const u8 *ad: associated data in one piece */
+	STEP	.req	x6	/* struct sm4rs_aead_step: adlen in bits 0-31, flags in 32-63 */
+	ADLEN	.req	w6	/* its adlen */
+	CTRP	.req	x8	/* the state's counter block (MACP + 16) */
 	COUNT	.req	w10	/* the 32-bit counter of the next block */
 
 	CTRB	.req	v16	/* the counter block, in SM4E lane order */
@@ -108,22 +112,6 @@ SYM_FUNC_START(sm4rs_ce_ccm_mac)
 	ret
 SYM_FUNC_END(sm4rs_ce_ccm_mac)
 
-/*
- * void sm4rs_ce_ccm_block(const u32 rk[32], u8 dst[16], const u8 src[16]);
- *
- * One block through SM4 (S0 = E(A0) for the tag, a keystream block for a partial block).
- */
-SYM_FUNC_START(sm4rs_ce_ccm_block)
-	load_round_keys
-	load_perm BSWAP, .Lccm_bswap128
-	ld1	{v1.16b}, [SRC]
-	rev32	v1.16b, v1.16b
-	sm4_rounds1 v1
-	tbl	v1.16b, {v1.16b}, BSWAP.16b
-	st1	{v1.16b}, [DST]
-	ret
-SYM_FUNC_END(sm4rs_ce_ccm_block)
-
 	/*
 	 * The NBLK (at least one) blocks at SRC: for each plaintext block P, the MAC v0 <-
 	 * E(v0 ^ P) and C = P ^ E(ctr) to DST, two SM4E chains in flight. SRC and DST
@@ -169,52 +157,6 @@ SYM_FUNC_END(sm4rs_ce_ccm_block)
 	tbl	v0.16b, {v0.16b}, WREV.16b
 	.endm
 
-	/* The state of a call: round keys, permutations, counter, MAC. */
-	.macro	ccm_enter
-	load_round_keys
-	load_perm WREV, .Lccm_wordrev
-	load_perm BSWAP, .Lccm_bswap128
-	load_ctr CTR
-	load_mac
-	.endm
-
-	/* The counter and the MAC stored back. */
-	.macro	ccm_leave
-	store_ctr CTR
-	store_mac
-	.endm
-
-/*
- * void sm4rs_ce_ccm_enc(const u32 rk[32], u8 *dst, const u8 *src, unsigned int nblocks,
- *			 u8 ctr[16], u8 mac[16]);
- *
- * For each plaintext block P: mac <- E(mac ^ P), C = P ^ E(ctr), ctr incremented (its
- * last 32 bits, written back).
- */
-SYM_FUNC_START(sm4rs_ce_ccm_enc)
-	cbz	NBLK, .Lccm_enc_ret
-	ccm_enter
-	ccm_enc_blocks e
-	ccm_leave
-.Lccm_enc_ret:
-	ret
-SYM_FUNC_END(sm4rs_ce_ccm_enc)
-
-/*
- * void sm4rs_ce_ccm_dec(const u32 rk[32], u8 *dst, const u8 *src, unsigned int nblocks,
- *			 u8 ctr[16], u8 mac[16]);
- *
- * For each ciphertext block C: P = C ^ E(ctr), ctr incremented, mac <- E(mac ^ P).
- */
-SYM_FUNC_START(sm4rs_ce_ccm_dec)
-	cbz	NBLK, .Lccm_dec_ret
-	ccm_enter
-	ccm_dec_blocks d
-	ccm_leave
-.Lccm_dec_ret:
-	ret
-SYM_FUNC_END(sm4rs_ce_ccm_dec)
-
 	/* v0 <- E(v0 ^ v4), v4 a block in byte order (clobbered). */
 	.macro	mac1
 	rev32	v4.16b, v4.16b
@@ -224,123 +166,135 @@ SYM_FUNC_END(sm4rs_ce_ccm_dec)
 	.endm
 
 	/*
-	 * A whole request (see sm4rs_ce_ccm_short_enc); \enc: encryption. Registers beyond
-	 * the arguments': w9 a piece's length, w11 scratch, w12 the text's length, w13 the
-	 * associated data's, x14 the text's source; v5 zero.
+	 * A step of a request (see sm4rs_ce_ccm_enc); \enc: encryption. Falls through to the
+	 * tag (.Lccm_tag) after the last step, returns after the others. Registers beyond the
+	 * arguments': w9 a piece's length, w11 scratch, w12 the text's length, x14 the text's
+	 * source; v5 zero.
 	 */
-	.macro	ccm_short, id, enc
+	.macro	ccm_step, id, enc
 	load_round_keys
 	load_perm WREV, .Lccm_wordrev
 	load_perm BSWAP, .Lccm_bswap128
-	mov	w13, w5
-	/* The MAC <- E(B0) and S0 = E(A0) together; S0 parked in the tag's buffer. */
-	mov	MACP, x6
+	add	CTRP, MACP, #16
 	load_mac
-	add	x9, x6, #16
-	load_ctr x9
+	load_ctr CTRP
+	tbz	STEP, #32, .Lccm\id\()_ad
+	/*
+	 * The first step: the MAC <- E(B0), B0 the MAC on entry, and S0 = E(A0), A0 the
+	 * counter block, together; S0 to the tag's place.
+	 */
 	next_ctr v1
 	sm4_rounds2 v0, v1
 	tbl	v0.16b, {v0.16b}, WREV.16b
 	tbl	v1.16b, {v1.16b}, BSWAP.16b
-	st1	{v1.16b}, [x7]
+	add	x9, MACP, #32
+	st1	{v1.16b}, [x9]
+.Lccm\id\()_ad:
+	/*
+	 * Associated data in one piece after its 2-byte length (RFC 3610: fewer than 0xff00
+	 * bytes): the first block holds the length and up to 14 bytes.
+	 */
+	cbz	ADLEN, .Lccm\id\()_text
 	mov	w12, NBLK
 	mov	x14, SRC
-	/*
-	 * The associated data after its 2-byte length (RFC 3610: fewer than 0xff00 bytes):
-	 * the first block holds the length and up to 14 bytes.
-	 */
-	cbz	w13, .Lccms\id\()_text
 	mov	w11, #14
-	cmp	w13, w11
-	csel	w9, w13, w11, lo
-	load_partial 4, x4, w9
+	cmp	ADLEN, w11
+	csel	w9, ADLEN, w11, lo
+	load_partial 4, AD, w9
 	movi	v5.2d, #0
 	ext	v4.16b, v5.16b, v4.16b, #14	/* the bytes up by two */
-	rev16	w11, w13
+	rev16	w11, ADLEN
 	mov	v4.h[0], w11			/* the length, big-endian */
 	mac1
-	add	SRC, x4, w9, uxtw
-	sub	w9, w13, w9
+	add	SRC, AD, w9, uxtw
+	sub	w9, ADLEN, w9
 	lsr	NBLK, w9, #4
-	cbz	NBLK, .Lccms\id\()_adtail
-.Lccms\id\()_adloop:
+	cbz	NBLK, .Lccm\id\()_adtail
+.Lccm\id\()_adloop:
 	ld1	{v4.16b}, [SRC], #16
 	mac1
 	sub	NBLK, NBLK, #1
-	cbnz	NBLK, .Lccms\id\()_adloop
-.Lccms\id\()_adtail:
+	cbnz	NBLK, .Lccm\id\()_adloop
+.Lccm\id\()_adtail:
 	ands	w9, w9, #15
-	b.eq	.Lccms\id\()_text
+	b.eq	.Lccm\id\()_adend
 	load_partial 4, SRC, w9
 	mac1
-.Lccms\id\()_text:
-	/* The text: whole blocks, then a partial one (its MAC of the plaintext padded). */
+.Lccm\id\()_adend:
 	mov	SRC, x14
+	mov	NBLK, w12
+.Lccm\id\()_text:
+	/* The text: whole blocks, and in the last step the partial one (its plaintext MACed). */
+	mov	w12, NBLK
 	lsr	NBLK, w12, #4
-	cbz	NBLK, .Lccms\id\()_tail
+	cbz	NBLK, .Lccm\id\()_tail
 	.if	\enc
 	ccm_enc_blocks \id
 	.else
 	ccm_dec_blocks \id
 	.endif
-.Lccms\id\()_tail:
+.Lccm\id\()_tail:
+	tbnz	STEP, #33, .Lccm\id\()_last
+	/* Not the last step: the counter and the MAC stored back. */
+	store_ctr CTRP
+	store_mac
+	ret
+.Lccm\id\()_last:
 	ands	w9, w12, #15
-	b.eq	.Lccms\id\()_tag
+	b.eq	.Lccm\id\()_end
 	ctr_partial 1, w9
 	.if	!\enc
 	load_partial 4, DST, w9			/* the plaintext, padded with zeros */
 	.endif
 	mac1
-.Lccms\id\()_tag:
-	b	.Lccm_final_tag			/* the tag, as sm4rs_ce_ccm_final */
+.Lccm\id\()_end:
 	.endm
 
 /*
- * void sm4rs_ce_ccm_short_enc(const u32 rk[32], u8 *dst, const u8 *src, unsigned int len,
- *			       const u8 *ad, unsigned int adlen, const u8 b0_a0[32],
- *			       u8 tag[16]);
+ * struct sm4rs_ccm_state {
+ *	u8 mac[16];	the CBC-MAC (B0, RFC 3610 2.2, before the first step)
+ *	u8 ctr[16];	the counter block of the next keystream block (A0 before the first step)
+ *	u8 tag[16];	S0 = E(A0) from the first step on, the full tag after the last
+ * };
  *
- * A whole CCM encryption in one call, for associated data of fewer than 0xff00 bytes:
- * b0_a0 holds the formatted first block B0 and the counter block A0 (RFC 3610 2.2, 2.3);
- * the len bytes at src and the adlen bytes at ad authenticated, the len bytes encrypted to
- * dst (the same or disjoint), and the full 16-byte tag written to tag. For requests short
- * enough for one NEON section.
+ * void sm4rs_ce_ccm_enc(const u32 rk[32], u8 *dst, const u8 *src, unsigned int len,
+ *			 struct sm4rs_ccm_state *st, const u8 *ad,
+ *			 struct sm4rs_aead_step step);
+ *
+ * A step of a CCM encryption, the one routine of a request's text; step as for
+ * sm4rs_ce_gcm_enc (sm4_ce_gcm_core.S). In the first step, the MAC started with E(B0) and
+ * S0 = E(A0) into tag; the adlen bytes at ad (associated data in one piece, fewer than
+ * 0xff00 bytes, or none) MACed after their length; the whole blocks of the len bytes at
+ * src MACed and encrypted in counter mode to dst (the same or disjoint). In the last step,
+ * also the partial block that ends the text, and the tag: the MAC masked with S0 into tag
+ * (.Lccm_tag, the tag's one computation); otherwise mac and ctr are written back.
+ * Associated data in other pieces goes through sm4rs_ce_ccm_mac between the first step
+ * and the text.
  */
-SYM_FUNC_START(sm4rs_ce_ccm_short_enc)
-	ccm_short se, 1
-SYM_FUNC_END(sm4rs_ce_ccm_short_enc)
+SYM_FUNC_START(sm4rs_ce_ccm_enc)
+	ccm_step e, 1
+	b	.Lccm_tag
+SYM_FUNC_END(sm4rs_ce_ccm_enc)
 
 /*
- * void sm4rs_ce_ccm_short_dec(const u32 rk[32], u8 *dst, const u8 *src, unsigned int len,
- *			       const u8 *ad, unsigned int adlen, const u8 b0_a0[32],
- *			       u8 tag[16]);
+ * void sm4rs_ce_ccm_dec(const u32 rk[32], u8 *dst, const u8 *src, unsigned int len,
+ *			 struct sm4rs_ccm_state *st, const u8 *ad,
+ *			 struct sm4rs_aead_step step);
  *
- * As sm4rs_ce_ccm_short_enc for a decryption: the len bytes at src decrypted to dst and
- * the plaintext authenticated; tag gets the tag computed, for the caller to compare.
+ * As sm4rs_ce_ccm_enc for a decryption: the len bytes at src decrypted to dst and the
+ * plaintext MACed; tag gets the tag computed, for the caller to compare.
  */
-SYM_FUNC_START(sm4rs_ce_ccm_short_dec)
-	ccm_short sd, 0
-SYM_FUNC_END(sm4rs_ce_ccm_short_dec)
-
-/*
- * void sm4rs_ce_ccm_final(const u8 mac[16], u8 tag[16]);
- *
- * The tag of a request, and its one computation: the CBC-MAC mac masked with S0 = E(A0),
- * which tag holds on entry and the full 16-byte tag replaces. The one-call functions end
- * here too, at .Lccm_final_tag, with their MAC in v0 (lane order) and x7 the tag.
- */
-SYM_FUNC_START(sm4rs_ce_ccm_final)
-	mov	MACP, x0
-	load_mac
-	mov	x7, x1
-.Lccm_final_tag:
+SYM_FUNC_START(sm4rs_ce_ccm_dec)
+	ccm_step d, 0
+.Lccm_tag:
 	/* The tag: the MAC masked with S0. */
 	rev32	v0.16b, v0.16b
-	ld1	{v1.16b}, [x7]
+	add	x9, MACP, #32
+	ld1	{v1.16b}, [x9]
 	eor	v0.16b, v0.16b, v1.16b
-	st1	{v0.16b}, [x7]
+	st1	{v0.16b}, [x9]
 	ret
-SYM_FUNC_END(sm4rs_ce_ccm_final)
+SYM_FUNC_END(sm4rs_ce_ccm_dec)
 
 	.section ".rodata", "a"
 	.align	4

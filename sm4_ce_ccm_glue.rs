@@ -25,7 +25,7 @@ mod aead_mode;
 #[allow(dead_code, unreachable_pub)]
 mod sm4;
 
-use aead_mode::{Chain, Feed, OneCall};
+use aead_mode::{Chain, Feed, StepArgs};
 use core::ffi::{c_uint, CStr};
 use crypto::{
     aead::{self, Aead, Request, MAX_TAG},
@@ -33,7 +33,6 @@ use crypto::{
     shash::Input,
     simd::{self, Neon, Simd},
     skcipher::{InOut, Key},
-    Secret,
 };
 use kernel::{
     error::code::{EINVAL, ENODEV},
@@ -52,48 +51,29 @@ module! {
 
 /// The routines of `sm4_ce_ccm_core.S`; each must run in a kernel-mode NEON section.
 mod asm {
+    use super::{aead_mode::StepArgs, CcmState};
     use core::ffi::c_uint;
 
     extern "C" {
         pub(super) fn sm4rs_ce_ccm_mac(rk: *const u32, mac: *mut u8, src: *const u8, n: c_uint);
-        pub(super) fn sm4rs_ce_ccm_block(rk: *const u32, dst: *mut u8, src: *const u8);
         pub(super) fn sm4rs_ce_ccm_enc(
             rk: *const u32,
             dst: *mut u8,
             src: *const u8,
-            n: c_uint,
-            ctr: *mut u8,
-            mac: *mut u8,
-        );
-        pub(super) fn sm4rs_ce_ccm_short_enc(
-            rk: *const u32,
-            dst: *mut u8,
-            src: *const u8,
             len: c_uint,
+            st: *mut CcmState,
             ad: *const u8,
-            ad_len: c_uint,
-            b0_a0: *const u8,
-            tag: *mut u8,
-        );
-        pub(super) fn sm4rs_ce_ccm_short_dec(
-            rk: *const u32,
-            dst: *mut u8,
-            src: *const u8,
-            len: c_uint,
-            ad: *const u8,
-            ad_len: c_uint,
-            b0_a0: *const u8,
-            tag: *mut u8,
+            step: StepArgs,
         );
         pub(super) fn sm4rs_ce_ccm_dec(
             rk: *const u32,
             dst: *mut u8,
             src: *const u8,
-            n: c_uint,
-            ctr: *mut u8,
-            mac: *mut u8,
+            len: c_uint,
+            st: *mut CcmState,
+            ad: *const u8,
+            step: StepArgs,
         );
-        pub(super) fn sm4rs_ce_ccm_final(mac: *const u8, tag: *mut u8);
     }
 }
 
@@ -103,17 +83,38 @@ type Block = [u8; BLOCK_SIZE];
 /// The kernel's CCM IV: L - 1, the nonce, and room for the counter.
 const IV_SIZE: usize = 16;
 
+/// The state of one request between its steps, as the cores read and write it (`struct
+/// sm4rs_ccm_state` in `sm4_ce_ccm_core.S`); the MAC and the tag's block wiped when dropped.
+#[repr(C, align(16))]
+struct CcmState {
+    /// B0 until the first step, then the CBC-MAC so far (unmasked: the tag without S0).
+    mac: Block,
+    /// The counter block of the next keystream block (A0 until the first step).
+    ctr: Block,
+    /// S0 = E(A0), which masks the tag, from the first step on; the tag after the last.
+    tag: [u8; MAX_TAG],
+}
+
+impl Drop for CcmState {
+    fn drop(&mut self) {
+        crypto::wipe(&mut self.mac);
+        crypto::wipe(&mut self.tag);
+    }
+}
+
+const _: () = {
+    assert!(core::mem::offset_of!(CcmState, ctr) == 16);
+    assert!(core::mem::offset_of!(CcmState, tag) == 32);
+};
+
 /// The state of one request between NEON sections.
 struct Ccm<'a> {
-    /// B0 until the first section, then the CBC-MAC so far (unmasked: the tag without S0).
-    mac: Secret<BLOCK_SIZE>,
-    /// The counter block of the next keystream block (A0 until the first section).
-    ctr: Block,
     rk: &'a RoundKeys,
-    /// S0 = E(A0), which masks the tag, until the core makes it the tag.
-    s0: Secret<BLOCK_SIZE>,
-    /// The associated data, after its encoded length.
-    ad: Feed,
+    st: CcmState,
+    /// The associated data not in one piece, after its encoded length (from its first
+    /// piece on: [`Ccm::ad_feed`]).
+    ad: Option<Feed>,
+    ad_len: usize,
     decrypt: bool,
 }
 
@@ -144,13 +145,27 @@ fn first_blocks(
 }
 
 impl<'a> Ccm<'a> {
-    /// The state at the start of a request: B0 and A0 (`first_blocks`), and the encoded
-    /// length of the associated data (RFC 3610 2.2) of `ad_len` bytes.
+    /// The state at the start of a request: B0 and A0 (`first_blocks`), and `ad_len`
+    /// bytes of associated data.
     fn new(rk: &'a RoundKeys, [b0, ctr]: [Block; 2], ad_len: usize, decrypt: bool) -> Self {
+        Self {
+            rk,
+            st: CcmState {
+                mac: b0,
+                ctr,
+                tag: [0; MAX_TAG],
+            },
+            ad: None,
+            ad_len,
+            decrypt,
+        }
+    }
+
+    /// The feed of associated data of `ad_len` bytes (more than none), which starts with
+    /// their encoded length (RFC 3610 2.2).
+    fn ad_feed(ad_len: usize) -> Feed {
         let mut prefix = [0u8; 6];
-        let prefix: &[u8] = if ad_len == 0 {
-            &[]
-        } else if ad_len < 0xff00 {
+        let prefix: &[u8] = if ad_len < 0xff00 {
             prefix[..2].copy_from_slice(&(ad_len as u16).to_be_bytes());
             &prefix[..2]
         } else {
@@ -158,14 +173,7 @@ impl<'a> Ccm<'a> {
             prefix[2..].copy_from_slice(&(ad_len as u32).to_be_bytes());
             &prefix[..]
         };
-        Self {
-            rk,
-            mac: Secret::new(b0),
-            ctr,
-            s0: Secret::zeroed(),
-            ad: Feed::new(prefix),
-            decrypt,
-        }
+        Feed::new(prefix)
     }
 
     /// `mac <- CBC-MAC(mac, n blocks at p)`.
@@ -181,71 +189,50 @@ impl<'a> Ccm<'a> {
 }
 
 impl Chain for Ccm<'_> {
-    /// S0 = E(A0), the counter moved on to A1, and the MAC started with E(B0).
-    fn start(&mut self, _: &Neon) {
+    /// A step of the core: E(B0) and S0 with [`aead_mode::FIRST`], the associated data
+    /// `ad` after its length, the whole blocks of `io`, and with [`aead_mode::LAST`] its
+    /// partial last block and the tag.
+    fn step(&mut self, _: &Neon, ad: Input<'_>, io: &mut InOut<'_>, flags: c_uint) {
         let rk = self.rk.as_ptr();
-        // SAFETY: NEON is on (the token); the schedule is 32 words, the blocks 16 bytes.
-        unsafe { asm::sm4rs_ce_ccm_block(rk, self.s0.as_mut_ptr(), self.ctr.as_ptr()) };
-        self.ctr[BLOCK_SIZE - 1] = 1;
-        let b0 = *self.mac;
-        *self.mac = [0; BLOCK_SIZE];
-        // SAFETY: one block on the stack; NEON is on.
-        unsafe { Self::mac(rk, self.mac.as_mut_ptr(), b0.as_ptr(), 1) };
+        let (dst, src) = (io.dst(), io.src());
+        // A step is at most what the walk hands over (a `c_uint`); the associated data at
+        // most `AD_WITH_TEXT_MAX` bytes (fewer than 0xff00, as the core needs).
+        let len = io.len() as c_uint;
+        let ad_p = ad.as_ptr();
+        let step = StepArgs {
+            ad_len: ad.len() as c_uint,
+            flags,
+        };
+        let st = core::ptr::from_mut(&mut self.st);
+        // Direct calls: the assembly has no kCFI type hash for a function pointer.
+        // SAFETY: NEON is on (the token); the schedule is 32 words; `io` has `len` bytes at
+        // its source and destination (equal or disjoint), `ad` `step.ad_len` bytes; the
+        // state is the core's (`repr(C)`, asserted).
+        unsafe {
+            if self.decrypt {
+                asm::sm4rs_ce_ccm_dec(rk, dst, src, len, st, ad_p, step)
+            } else {
+                asm::sm4rs_ce_ccm_enc(rk, dst, src, len, st, ad_p, step)
+            }
+        };
     }
 
     /// MACs a piece of the associated data; with `last`, pads and MACs what is left.
     fn ad(&mut self, _: &Neon, data: Input<'_>, last: bool) {
-        let (rk, mac) = (self.rk.as_ptr(), self.mac.as_mut_ptr());
+        let (rk, mac) = (self.rk.as_ptr(), self.st.mac.as_mut_ptr());
         // SAFETY: NEON is on (the token); `p` has `n` whole blocks (`Feed`).
         let f = |p: *const u8, n: usize| unsafe { Self::mac(rk, mac, p, n) };
-        self.ad.feed(data, f);
+        let ad_len = self.ad_len;
+        let feed = self.ad.get_or_insert_with(|| Self::ad_feed(ad_len));
+        feed.feed(data, f);
         if last {
-            self.ad.flush(f);
+            feed.flush(f);
         }
     }
 
-    /// Encrypts or decrypts the whole blocks of `io` and MACs the plaintext, and with `last`
-    /// its partial last block; returns how many bytes it left.
-    fn text(&mut self, _: &Neon, io: &mut InOut<'_>, last: bool) -> usize {
-        let whole = io.len() / BLOCK_SIZE;
-        let n = c_uint::try_from(whole).unwrap_or(0);
-        let rk = self.rk.as_ptr();
-        if n > 0 {
-            let (dst, src) = (io.dst(), io.src());
-            let (ctr, mac) = (self.ctr.as_mut_ptr(), self.mac.as_mut_ptr());
-            // Direct calls: the assembly has no kCFI type hash for a function pointer.
-            // SAFETY: NEON is on (the token); `io` has `n` whole blocks at its source and
-            // destination (equal or disjoint); the counter and MAC are 16 bytes.
-            unsafe {
-                if self.decrypt {
-                    asm::sm4rs_ce_ccm_dec(rk, dst, src, n, ctr, mac)
-                } else {
-                    asm::sm4rs_ce_ccm_enc(rk, dst, src, n, ctr, mac)
-                }
-            };
-        }
-        let tail = io.len() - whole * BLOCK_SIZE;
-        if tail == 0 {
-            return 0;
-        }
-        if !last {
-            return tail;
-        }
-        let mut ks = Secret::<BLOCK_SIZE>::zeroed();
-        // SAFETY: NEON is on; the schedule is 32 words, both blocks 16 bytes.
-        unsafe { asm::sm4rs_ce_ccm_block(rk, ks.as_mut_ptr(), self.ctr.as_ptr()) };
-        let p = aead_mode::partial(&mut io.range(whole * BLOCK_SIZE, tail), &ks, !self.decrypt);
-        // SAFETY: one block on the stack; NEON is on.
-        unsafe { Self::mac(rk, self.mac.as_mut_ptr(), p.as_ptr(), 1) };
-        0
-    }
-
-    /// The tag: the MAC masked with S0.
-    fn finish(&mut self, _: &Neon) -> Secret<MAX_TAG> {
-        // SAFETY: NEON is on (the token); the MAC and the tag's buffer (S0, replaced by the
-        // tag) are 16 bytes.
-        unsafe { asm::sm4rs_ce_ccm_final(self.mac.as_ptr(), self.s0.as_mut_ptr()) };
-        Secret::new(*self.s0)
+    /// The tag the last step computed.
+    fn tag(&self) -> &[u8; MAX_TAG] {
+        &self.st.tag
     }
 }
 
@@ -287,22 +274,8 @@ impl Aead for CcmSm4Ce {
 /// A request (see [`aead_mode::crypt`]).
 fn crypt(ctx: &RoundKeys, req: &mut Request<'_, [u8; IV_SIZE]>, decrypt: bool) -> Result {
     let (ad_len, text_len, tag_len) = (req.assoc_len(), req.text_len(), req.auth_size());
-    // B0 and A0, as the one-call cores take them (32 bytes).
     let blocks = first_blocks(req.iv(), ad_len, text_len, tag_len)?;
-    let (rk, b0_a0) = (ctx.as_ptr(), blocks.as_ptr().cast::<u8>());
-    let core = |_: &Neon, a: &OneCall| {
-        // SAFETY: NEON is on (the token); the schedule is 32 words; B0 and A0 in 32 bytes;
-        // the associated data is shorter than 0xff00 bytes; the other pointers as
-        // `OneCall` says.
-        unsafe {
-            if decrypt {
-                asm::sm4rs_ce_ccm_short_dec(rk, a.dst, a.src, a.len, a.ad, a.ad_len, b0_a0, a.tag)
-            } else {
-                asm::sm4rs_ce_ccm_short_enc(rk, a.dst, a.src, a.len, a.ad, a.ad_len, b0_a0, a.tag)
-            }
-        }
-    };
-    aead_mode::crypt(req, core, |_| Ccm::new(ctx, blocks, ad_len, decrypt))
+    aead_mode::crypt(req, |_| Ccm::new(ctx, blocks, ad_len, decrypt))
 }
 
 struct Sm4CeCcmModule {

@@ -21,12 +21,13 @@
  * big-endian words in lanes 0-3, so lane 3 is GCM's 32-bit counter as an integer, which a
  * general register increments (inc32: modulo 2^32) and `mov` puts in place.
  *
- * A request short enough for one NEON section is done by one call (sm4rs_ce_gcm_short_enc,
- * _dec: E(J0), the associated data, the text, the lengths block and the tag), longer ones
- * by the per-piece functions; both share the block loops below, and both end in
- * sm4rs_ce_gcm_final, the tag's one computation.
+ * A request's text goes through one routine per direction (sm4rs_ce_gcm_enc, _dec), a call
+ * per step of the walk: the first step also makes E(J0) and hashes associated data in one
+ * piece, the last one also the partial block and the tag (.Lgcm_tag, its one computation),
+ * so a request in one piece is one call. Associated data in other pieces goes through
+ * sm4rs_ce_ghash before the text.
  *
- * Registers (AAPCS64): x0-x7 arguments, x9-x10 scratch (x11-x17 in the one-call functions);
+ * Registers (AAPCS64): x0-x7 arguments, x9-x14 scratch (x15-x17 for partial blocks);
  * v0-v3 counter blocks/keystream, v4-v7 data, v8-v11 H^1-H^4 and v12-v13 their Karatsuba
  * halves (v8-v15 low halves are callee-saved: spilled), v14 the counter block, v15 zero,
  * v16-v18 the product sums (lo, mid, hi), v19-v20 scratch, v21 the hash X, v22 the
@@ -45,10 +46,12 @@
 	RK	.req	x0	/* const u32 rk[32], the encryption schedule */
 	DST	.req	x1	/* u8 *dst */
 	SRC	.req	x2	/* const u8 *src */
-	NBLK	.req	w3	/* unsigned int nblocks */
-	CTR	.req	x4	/* u8 ctr[16]: the next counter block, read and updated */
-	XP	.req	x5	/* u8 x[16]: the hash, read and updated */
-	HTBL	.req	x6	/* const u8 htable[128]: H^1..H^8, bit-reflected */
+	NBLK	.req	w3	/* unsigned int nblocks (the text's length on entry to a step) */
+	ST	.req	x4	/* struct sm4rs_gcm_state *: the request's state, below */
+	AD	.req	x5	/* const u8 *ad: associated data in one piece */
+	STEP	.req	x6	/* struct sm4rs_aead_step: adlen in bits 0-31, flags in 32-63 */
+	ADLEN	.req	w6	/* its adlen */
+	IV	.req	x7	/* const u8 iv[12] */
 	COUNT	.req	w10	/* the 32-bit counter of the next block */
 
 	H1	.req	v8
@@ -245,7 +248,7 @@
  * void sm4rs_ce_gcm_init(const u32 rk[32], u8 htable[128]);
  *
  * H = E(0^128), bit-reflected, and its powers H^2 to H^8: the table the other functions
- * take (the one-call functions and the text's loops use H^1-H^4, sm4rs_ce_ghash all).
+ * take (the text's routines use H^1-H^4, sm4rs_ce_ghash all).
  */
 SYM_FUNC_START(sm4rs_ce_gcm_init)
 	save_v8_v15
@@ -281,22 +284,6 @@ SYM_FUNC_START(sm4rs_ce_gcm_init)
 	restore_v8_v15
 	ret
 SYM_FUNC_END(sm4rs_ce_gcm_init)
-
-/*
- * void sm4rs_ce_gcm_block(const u32 rk[32], u8 dst[16], const u8 src[16]);
- *
- * One block through SM4 (E(J0) for the tag, a keystream block for a partial last block).
- */
-SYM_FUNC_START(sm4rs_ce_gcm_block)
-	load_round_keys
-	load_perm BSWAP, .Lgcm_bswap128
-	ld1	{v0.16b}, [SRC]
-	rev32	v0.16b, v0.16b
-	sm4_rounds1 v0
-	tbl	v0.16b, {v0.16b}, BSWAP.16b
-	st1	{v0.16b}, [DST]
-	ret
-SYM_FUNC_END(sm4rs_ce_gcm_block)
 
 /*
  * void sm4rs_ce_ghash(const u8 htable[128], u8 x[16], const u8 *src, unsigned int nblocks);
@@ -368,17 +355,6 @@ SYM_FUNC_END(sm4rs_ce_ghash)
 	next_ctr v1
 	next_ctr v2
 	next_ctr v3
-	.endm
-
-	/* Loads the state: round keys, hash key, constants, counter, hash. */
-	.macro	gcm_enter
-	save_v8_v15
-	load_round_keys
-	ghash_setup HTBL
-	load_perm BSWAP, .Lgcm_bswap128
-	load_ctr CTR
-	ld1	{X.16b}, [XP]
-	rbit	X.16b, X.16b
 	.endm
 
 	/*
@@ -454,157 +430,138 @@ SYM_FUNC_END(sm4rs_ce_ghash)
 .Lgcm\id\()_done:
 	.endm
 
-	/* The counter and the hash stored back; returns. */
-	.macro	gcm_leave
-	store_ctr CTR
-	rbit	X.16b, X.16b
-	st1	{X.16b}, [XP]
-	restore_v8_v15
-	ret
-	.endm
-
-/*
- * void sm4rs_ce_gcm_enc(const u32 rk[32], u8 *dst, const u8 *src, unsigned int nblocks,
- *			 u8 ctr[16], u8 x[16], const u8 htable[128]);
- *
- * Encrypts nblocks whole blocks in counter mode from the counter block ctr (its last word
- * incremented per block, modulo 2^32, and written back) and hashes the ciphertext into x.
- */
-SYM_FUNC_START(sm4rs_ce_gcm_enc)
-	cbz	NBLK, .Lgcm_enc_ret
-	gcm_enter
-	gcm_blocks e, 1
-	gcm_leave
-.Lgcm_enc_ret:
-	ret
-SYM_FUNC_END(sm4rs_ce_gcm_enc)
-
-/*
- * void sm4rs_ce_gcm_dec(const u32 rk[32], u8 *dst, const u8 *src, unsigned int nblocks,
- *			 u8 ctr[16], u8 x[16], const u8 htable[128]);
- *
- * As sm4rs_ce_gcm_enc, hashing the input (the ciphertext).
- */
-SYM_FUNC_START(sm4rs_ce_gcm_dec)
-	cbz	NBLK, .Lgcm_dec_ret
-	gcm_enter
-	gcm_blocks d, 0
-	gcm_leave
-.Lgcm_dec_ret:
-	ret
-SYM_FUNC_END(sm4rs_ce_gcm_dec)
-
 	/*
-	 * A whole request (see sm4rs_ce_gcm_short_enc); \enc: encryption. Registers beyond
-	 * the arguments': x11 the hash table, w12 the text's length, w13 the associated
-	 * data's, x14 the text's source, w9 a partial block's length.
+	 * A step of a request (see sm4rs_ce_gcm_enc); \enc: encryption. Falls through to the
+	 * tag (.Lgcm_tag) after the last step, returns after the others. Registers beyond the
+	 * arguments': x11 the hash table, w12 the text's length, x14 the text's source, w9 a
+	 * partial block's length.
 	 */
-	.macro	gcm_short, id, enc
+	.macro	gcm_step, id, enc
 	save_v8_v15
 	add	x11, RK, #128
 	load_round_keys
 	ghash_setup x11
 	load_perm BSWAP, .Lgcm_bswap128
-	movi	X.2d, #0
-	/* J0 = IV || 0^31 || 1; its encryption parked in the tag's buffer. */
-	ldr	d14, [x6]
-	add	x9, x6, #8
+	add	x9, ST, #16
+	ld1	{X.16b}, [x9]
+	rbit	X.16b, X.16b
+	tbnz	STEP, #32, .Lgcm\id\()_first
+	load_ctr ST
+	b	.Lgcm\id\()_ad
+.Lgcm\id\()_first:
+	/* The first step: J0 = IV || 0^31 || 1 (CTRB is v14); E(J0) masks the tag. */
+	ldr	d14, [IV]
+	add	x9, IV, #8
 	ld1	{CTRB.s}[2], [x9]
 	rev32	CTRB.16b, CTRB.16b
 	mov	COUNT, #1
 	next_ctr v0
 	sm4_rounds1 v0
 	tbl	v0.16b, {v0.16b}, BSWAP.16b
-	st1	{v0.16b}, [x7]
-	/* The associated data: whole blocks, then a partial one padded with zeros. */
+	add	x9, ST, #32
+	st1	{v0.16b}, [x9]
+.Lgcm\id\()_ad:
+	/* Associated data in one piece: whole blocks, then a partial one padded with zeros. */
+	cbz	ADLEN, .Lgcm\id\()_text
 	mov	w12, NBLK
-	mov	w13, w5
 	mov	x14, SRC
-	mov	SRC, x4
-	lsr	NBLK, w13, #4
+	mov	SRC, AD
+	lsr	NBLK, ADLEN, #4
 	ghash_blocks \id
-	ands	w9, w13, #15
-	b.eq	.Lgcms\id\()_text
+	ands	w9, ADLEN, #15
+	b.eq	.Lgcm\id\()_adend
 	load_partial 4, SRC, w9
 	rbit	v4.16b, v4.16b
 	ghash1	v4
-.Lgcms\id\()_text:
-	/* The text: whole blocks, then a partial one. */
+.Lgcm\id\()_adend:
 	mov	SRC, x14
+	mov	NBLK, w12
+.Lgcm\id\()_text:
+	/* The text: whole blocks, and in the last step the partial one that ends it. */
+	mov	w12, NBLK
 	lsr	NBLK, w12, #4
 	gcm_blocks \id, \enc
+	tbnz	STEP, #33, .Lgcm\id\()_last
+	/* Not the last step: the counter and the hash stored back. */
+	store_ctr ST
+	rbit	X.16b, X.16b
+	add	x9, ST, #16
+	st1	{X.16b}, [x9]
+	restore_v8_v15
+	ret
+.Lgcm\id\()_last:
 	ands	w9, w12, #15
-	b.eq	.Lgcms\id\()_lens
+	b.eq	.Lgcm\id\()_end
 	ctr_partial 0, w9
 	.if	\enc
 	load_partial 4, DST, w9			/* the ciphertext, padded with zeros */
 	.endif
 	rbit	v4.16b, v4.16b
 	ghash1	v4
-.Lgcms\id\()_lens:
-	b	.Lgcm_final_tag			/* the tag, as sm4rs_ce_gcm_final */
+.Lgcm\id\()_end:
 	.endm
 
 /*
- * void sm4rs_ce_gcm_short_enc(const u32 key[64], u8 *dst, const u8 *src, unsigned int len,
- *			       const u8 *ad, unsigned int adlen, const u8 iv[12], u8 tag[16]);
+ * struct sm4rs_gcm_state {
+ *	u8 ctr[16];	the counter block of the next keystream block (from the first step on)
+ *	u8 x[16];	the hash, in GCM's byte order (zero before the first step)
+ *	u8 tag[16];	E(J0) from the first step on, the full tag after the last
+ *	u64 adlen;	the request's associated data, in bytes
+ *	u64 len;	the request's text, in bytes
+ * };
+ * struct sm4rs_aead_step {	(by value, in one register)
+ *	unsigned int adlen;	associated data in one piece at ad, in bytes (0: none)
+ *	unsigned int flags;	bit 0: the request's first step, bit 1: its last
+ * };
  *
- * A whole GCM encryption in one call: key is the encryption schedule (32 words) followed
- * by the hash table of sm4rs_ce_gcm_init (128 bytes); the len bytes at src encrypted to
- * dst (the same or disjoint), the adlen bytes at ad and the ciphertext authenticated, and
- * the full 16-byte tag written to tag. For requests short enough for one NEON section.
+ * void sm4rs_ce_gcm_enc(const u32 key[64], u8 *dst, const u8 *src, unsigned int len,
+ *			 struct sm4rs_gcm_state *st, const u8 *ad,
+ *			 struct sm4rs_aead_step step, const u8 iv[12]);
+ *
+ * A step of a GCM encryption, the one routine of a request's text: key is the encryption
+ * schedule (32 words) followed by the hash table of sm4rs_ce_gcm_init (128 bytes). In the
+ * first step, J0 from iv (read then only) and E(J0) into tag; the adlen bytes at ad
+ * hashed; the whole blocks of the len bytes at src encrypted in counter mode to dst (the
+ * same or disjoint) and hashed. In the last step, also the partial block that ends the
+ * text, and the tag: the lengths block hashed and the hash masked with E(J0) into tag
+ * (.Lgcm_tag, the tag's one computation); otherwise ctr and x are written back. A request
+ * in one piece is one call, the first step and the last.
  */
-SYM_FUNC_START(sm4rs_ce_gcm_short_enc)
-	gcm_short se, 1
-SYM_FUNC_END(sm4rs_ce_gcm_short_enc)
+SYM_FUNC_START(sm4rs_ce_gcm_enc)
+	gcm_step e, 1
+	b	.Lgcm_tag
+SYM_FUNC_END(sm4rs_ce_gcm_enc)
 
 /*
- * void sm4rs_ce_gcm_short_dec(const u32 key[64], u8 *dst, const u8 *src, unsigned int len,
- *			       const u8 *ad, unsigned int adlen, const u8 iv[12], u8 tag[16]);
+ * void sm4rs_ce_gcm_dec(const u32 key[64], u8 *dst, const u8 *src, unsigned int len,
+ *			 struct sm4rs_gcm_state *st, const u8 *ad,
+ *			 struct sm4rs_aead_step step, const u8 iv[12]);
  *
- * As sm4rs_ce_gcm_short_enc for a decryption: the ciphertext at src authenticated and
- * decrypted to dst; tag gets the tag computed, for the caller to compare.
+ * As sm4rs_ce_gcm_enc for a decryption: the ciphertext at src hashed and decrypted to dst;
+ * tag gets the tag computed, for the caller to compare.
  */
-SYM_FUNC_START(sm4rs_ce_gcm_short_dec)
-	gcm_short sd, 0
-SYM_FUNC_END(sm4rs_ce_gcm_short_dec)
-
-/*
- * void sm4rs_ce_gcm_final(const u8 htable[128], const u8 x[16], u64 adlen, u64 len,
- *			   u8 tag[16]);
- *
- * The tag of a request, and its one computation: the block of both lengths (adlen bytes
- * of associated data, len of text) hashed into x, which is not written, and the hash
- * masked with E(J0), which tag holds on entry and the full 16-byte tag replaces. The
- * one-call functions end here too, at .Lgcm_final_tag, with their hash in X, the table's
- * H1, K12, GPOLY and ZERO set up, x13 and x12 the lengths, x7 the tag and v8-v15 saved.
- */
-SYM_FUNC_START(sm4rs_ce_gcm_final)
-	save_v8_v15
-	ghash_setup x0
-	ld1	{X.16b}, [x1]
-	rbit	X.16b, X.16b
-	mov	x13, x2
-	mov	x12, x3
-	mov	x7, x4
-.Lgcm_final_tag:
+SYM_FUNC_START(sm4rs_ce_gcm_dec)
+	gcm_step d, 0
+.Lgcm_tag:
 	/* The lengths block: both lengths in bits, big-endian 64-bit. */
-	lsl	x9, x13, #3
-	lsl	x10, x12, #3
-	rev	x9, x9
-	rev	x10, x10
-	fmov	d4, x9
-	mov	v4.d[1], x10
+	ldp	x12, x13, [ST, #48]
+	lsl	x12, x12, #3
+	lsl	x13, x13, #3
+	rev	x12, x12
+	rev	x13, x13
+	fmov	d4, x12
+	mov	v4.d[1], x13
 	rbit	v4.16b, v4.16b
 	ghash1	v4
 	/* The tag: the hash masked with E(J0). */
 	rbit	X.16b, X.16b
-	ld1	{v0.16b}, [x7]
+	add	x9, ST, #32
+	ld1	{v0.16b}, [x9]
 	eor	v0.16b, v0.16b, X.16b
-	st1	{v0.16b}, [x7]
+	st1	{v0.16b}, [x9]
 	restore_v8_v15
 	ret
-SYM_FUNC_END(sm4rs_ce_gcm_final)
+SYM_FUNC_END(sm4rs_ce_gcm_dec)
 
 	.section ".rodata", "a"
 	.align	4

@@ -23,7 +23,7 @@ mod aead_mode;
 #[allow(dead_code, unreachable_pub)]
 mod sm4;
 
-use aead_mode::{Chain, Feed, OneCall};
+use aead_mode::{Chain, Feed, StepArgs};
 use core::ffi::{c_uint, CStr};
 use crypto::{
     aead::{self, Aead, Request, MAX_TAG},
@@ -49,56 +49,31 @@ module! {
 
 /// The routines of `sm4_ce_gcm_core.S`; each must run in a kernel-mode NEON section.
 mod asm {
+    use super::{aead_mode::StepArgs, GcmState};
     use core::ffi::c_uint;
 
     extern "C" {
         pub(super) fn sm4rs_ce_gcm_init(rk: *const u32, htable: *mut u8);
-        pub(super) fn sm4rs_ce_gcm_block(rk: *const u32, dst: *mut u8, src: *const u8);
         pub(super) fn sm4rs_ce_ghash(htable: *const u8, x: *mut u8, src: *const u8, n: c_uint);
         pub(super) fn sm4rs_ce_gcm_enc(
-            rk: *const u32,
-            dst: *mut u8,
-            src: *const u8,
-            n: c_uint,
-            ctr: *mut u8,
-            x: *mut u8,
-            htable: *const u8,
-        );
-        pub(super) fn sm4rs_ce_gcm_short_enc(
             key: *const u32,
             dst: *mut u8,
             src: *const u8,
             len: c_uint,
+            st: *mut GcmState,
             ad: *const u8,
-            ad_len: c_uint,
+            step: StepArgs,
             iv: *const u8,
-            tag: *mut u8,
-        );
-        pub(super) fn sm4rs_ce_gcm_short_dec(
-            key: *const u32,
-            dst: *mut u8,
-            src: *const u8,
-            len: c_uint,
-            ad: *const u8,
-            ad_len: c_uint,
-            iv: *const u8,
-            tag: *mut u8,
         );
         pub(super) fn sm4rs_ce_gcm_dec(
-            rk: *const u32,
+            key: *const u32,
             dst: *mut u8,
             src: *const u8,
-            n: c_uint,
-            ctr: *mut u8,
-            x: *mut u8,
-            htable: *const u8,
-        );
-        pub(super) fn sm4rs_ce_gcm_final(
-            htable: *const u8,
-            x: *const u8,
-            ad_len: u64,
-            len: u64,
-            tag: *mut u8,
+            len: c_uint,
+            st: *mut GcmState,
+            ad: *const u8,
+            step: StepArgs,
+            iv: *const u8,
         );
     }
 }
@@ -158,8 +133,7 @@ fn gf_mul(a: u128, b: u128) -> u128 {
 }
 
 /// A transform's key: the encryption schedule and the hash key (wiped when dropped, with the
-/// rest of the context); one block of memory for the one-call cores, the table after the
-/// schedule.
+/// rest of the context); one block of memory for the cores, the table after the schedule.
 #[derive(Default)]
 #[repr(C)]
 struct GcmKey {
@@ -169,124 +143,119 @@ struct GcmKey {
 
 const _: () = assert!(core::mem::offset_of!(GcmKey, h) == 128);
 
+/// The state of one request between its steps, as the cores read and write it (`struct
+/// sm4rs_gcm_state` in `sm4_ce_gcm_core.S`); the hash and the tag's block wiped when dropped.
+#[repr(C, align(16))]
+struct GcmState {
+    /// The counter block of the next keystream block, from the first step on.
+    ctr: Block,
+    /// The hash so far (GCM's byte order): with public associated data and ciphertext, H
+    /// is a root of a known polynomial in it.
+    x: Block,
+    /// E(J0), which masks the tag, from the first step on; the tag after the last.
+    tag: [u8; MAX_TAG],
+    /// The lengths of the associated data and of the text, in bytes.
+    lens: [u64; 2],
+}
+
+const _: () = {
+    assert!(core::mem::offset_of!(GcmState, x) == 16);
+    assert!(core::mem::offset_of!(GcmState, tag) == 32);
+    assert!(core::mem::offset_of!(GcmState, lens) == 48);
+};
+
+impl GcmState {
+    /// All zeros.
+    #[inline(always)]
+    fn zeroed() -> Self {
+        // SAFETY: all zeros is a valid `GcmState`: byte arrays and integers.
+        unsafe { core::mem::zeroed() }
+    }
+}
+
+impl Drop for GcmState {
+    fn drop(&mut self) {
+        crypto::wipe(&mut self.x);
+        crypto::wipe(&mut self.tag);
+    }
+}
+
 /// The state of one request between NEON sections.
 struct Gcm<'a> {
     key: &'a GcmKey,
-    /// The hash so far (GCM's byte order): with public associated data and ciphertext, H
-    /// is a root of a known polynomial in it.
-    x: Secret<BLOCK_SIZE>,
-    /// The counter block of the next keystream block.
-    ctr: Block,
-    /// E(J0), which masks the tag, until it becomes the tag.
-    tag: Secret<MAX_TAG>,
-    /// The associated data.
-    ad: Feed,
-    ad_len: usize,
-    text_len: usize,
+    st: GcmState,
+    /// The request's IV, from which the first step makes J0.
+    iv: *const u8,
+    /// The associated data not in one piece (from its first piece on).
+    ad: Option<Feed>,
     decrypt: bool,
 }
 
 impl<'a> Gcm<'a> {
     /// The state at the start of `req`.
+    #[inline(always)]
     fn new(key: &'a GcmKey, req: &mut Request<'_, [u8; IV_SIZE]>, decrypt: bool) -> Self {
-        let mut j0 = [0u8; BLOCK_SIZE];
-        j0[..IV_SIZE].copy_from_slice(req.iv());
-        j0[BLOCK_SIZE - 1] = 1;
+        let mut st = GcmState::zeroed();
+        st.lens = [req.assoc_len() as u64, req.text_len() as u64];
         Self {
             key,
-            x: Secret::zeroed(),
-            ctr: j0,
-            tag: Secret::zeroed(),
-            ad: Feed::new(&[]),
-            ad_len: req.assoc_len(),
-            text_len: req.text_len(),
+            st,
+            iv: req.iv().as_ptr(),
+            ad: None,
             decrypt,
         }
     }
 }
 
 impl Chain for Gcm<'_> {
-    /// E(J0), and the counter moved on to J0 + 1 (the first block's).
-    fn start(&mut self, _: &Neon) {
-        // SAFETY: NEON is on (the token); the schedule is 32 words; both blocks 16 bytes.
-        unsafe {
-            asm::sm4rs_ce_gcm_block(
-                self.key.rk.as_ptr(),
-                self.tag.as_mut_ptr(),
-                self.ctr.as_ptr(),
-            )
+    /// A step of the core: E(J0) with [`aead_mode::FIRST`], the associated data `ad`, the
+    /// whole blocks of `io`, and with [`aead_mode::LAST`] its partial last block and the
+    /// tag.
+    fn step(&mut self, _: &Neon, ad: Input<'_>, io: &mut InOut<'_>, flags: c_uint) {
+        let key = core::ptr::from_ref(self.key).cast::<u32>();
+        let (dst, src) = (io.dst(), io.src());
+        // A step is at most what the walk hands over (a `c_uint`); the associated data at
+        // most `AD_WITH_TEXT_MAX` bytes.
+        let len = io.len() as c_uint;
+        let ad_p = ad.as_ptr();
+        let step = StepArgs {
+            ad_len: ad.len() as c_uint,
+            flags,
         };
-        self.ctr[BLOCK_SIZE - 1] = 2;
+        let (st, iv) = (core::ptr::from_mut(&mut self.st), self.iv);
+        // Direct calls: the assembly has no kCFI type hash for a function pointer.
+        // SAFETY: NEON is on (the token); `key` is the schedule followed by the table (the
+        // `repr(C)` layout, asserted); `io` has `len` bytes at its source and destination
+        // (equal or disjoint), `ad` `step.ad_len` bytes; the state is the core's (`repr(C)`,
+        // asserted); `iv` the request's 12 bytes, valid while the request is ours.
+        unsafe {
+            if self.decrypt {
+                asm::sm4rs_ce_gcm_dec(key, dst, src, len, st, ad_p, step, iv)
+            } else {
+                asm::sm4rs_ce_gcm_enc(key, dst, src, len, st, ad_p, step, iv)
+            }
+        };
     }
 
     /// Hashes a piece of the associated data; with `last`, pads and hashes what is left.
     fn ad(&mut self, _: &Neon, data: Input<'_>, last: bool) {
-        let (h, x) = (self.key.h.0.as_ptr(), self.x.as_mut_ptr());
+        let (h, x) = (self.key.h.0.as_ptr(), self.st.x.as_mut_ptr());
         let ghash = |p: *const u8, n: usize| {
             let n = c_uint::try_from(n).unwrap_or(0);
             // SAFETY: NEON is on (the token); `p` has `n` whole blocks (`Feed`), the table
             // is 128 bytes and the hash 16.
             unsafe { asm::sm4rs_ce_ghash(h, x, p, n) };
         };
-        self.ad.feed(data, ghash);
+        let feed = self.ad.get_or_insert_with(|| Feed::new(&[]));
+        feed.feed(data, ghash);
         if last {
-            self.ad.flush(ghash);
+            feed.flush(ghash);
         }
     }
 
-    /// Encrypts or decrypts the whole blocks of `io`, and with `last` its partial last
-    /// block; returns how many bytes it left (a partial block of a step that is not the
-    /// last).
-    fn text(&mut self, _: &Neon, io: &mut InOut<'_>, last: bool) -> usize {
-        let decrypt = self.decrypt;
-        let whole = io.len() / BLOCK_SIZE;
-        let n = c_uint::try_from(whole).unwrap_or(0);
-        let (rk, h) = (self.key.rk.as_ptr(), self.key.h.0.as_ptr());
-        if n > 0 {
-            let (dst, src) = (io.dst(), io.src());
-            let (ctr, x) = (self.ctr.as_mut_ptr(), self.x.as_mut_ptr());
-            // Direct calls: the assembly has no kCFI type hash for a function pointer.
-            // SAFETY: NEON is on (the token); `io` has `n` whole blocks at its source and
-            // destination (equal or disjoint); the counter and hash are 16 bytes, the
-            // table 128.
-            unsafe {
-                if decrypt {
-                    asm::sm4rs_ce_gcm_dec(rk, dst, src, n, ctr, x, h)
-                } else {
-                    asm::sm4rs_ce_gcm_enc(rk, dst, src, n, ctr, x, h)
-                }
-            };
-        }
-        let tail = io.len() - whole * BLOCK_SIZE;
-        if tail == 0 {
-            return 0;
-        }
-        if !last {
-            return tail;
-        }
-        let mut ks = Secret::<BLOCK_SIZE>::zeroed();
-        // SAFETY: NEON is on; the schedule is 32 words, both blocks 16 bytes.
-        unsafe { asm::sm4rs_ce_gcm_block(rk, ks.as_mut_ptr(), self.ctr.as_ptr()) };
-        let c = aead_mode::partial(&mut io.range(whole * BLOCK_SIZE, tail), &ks, decrypt);
-        // SAFETY: one block on the stack; NEON is on; the table is 128 bytes, the hash 16.
-        unsafe { asm::sm4rs_ce_ghash(h, self.x.as_mut_ptr(), c.as_ptr(), 1) };
-        0
-    }
-
-    /// The tag (the core's, as the one-call functions end).
-    fn finish(&mut self, _: &Neon) -> Secret<MAX_TAG> {
-        // SAFETY: NEON is on (the token); the table is 128 bytes, the hash and the tag's
-        // buffer (E(J0), replaced by the tag) 16.
-        unsafe {
-            asm::sm4rs_ce_gcm_final(
-                self.key.h.0.as_ptr(),
-                self.x.as_ptr(),
-                self.ad_len as u64,
-                self.text_len as u64,
-                self.tag.as_mut_ptr(),
-            )
-        };
-        Secret::new(*self.tag)
+    /// The tag the last step computed.
+    fn tag(&self) -> &[u8; MAX_TAG] {
+        &self.st.tag
     }
 }
 
@@ -335,21 +304,7 @@ impl Aead for GcmSm4Ce {
 
 /// A request (see [`aead_mode::crypt`]).
 fn crypt(ctx: &GcmKey, req: &mut Request<'_, [u8; IV_SIZE]>, decrypt: bool) -> Result {
-    let key = core::ptr::from_ref(ctx).cast::<u32>();
-    let iv = req.iv().as_ptr();
-    let core = |_: &Neon, a: &OneCall| {
-        // SAFETY: NEON is on (the token); `key` is the schedule followed by the table (the
-        // `repr(C)` layout, asserted); the request's 12-byte IV; the pointers as `OneCall`
-        // says.
-        unsafe {
-            if decrypt {
-                asm::sm4rs_ce_gcm_short_dec(key, a.dst, a.src, a.len, a.ad, a.ad_len, iv, a.tag)
-            } else {
-                asm::sm4rs_ce_gcm_short_enc(key, a.dst, a.src, a.len, a.ad, a.ad_len, iv, a.tag)
-            }
-        }
-    };
-    aead_mode::crypt(req, core, |req| Gcm::new(ctx, req, decrypt))
+    aead_mode::crypt(req, |req| Gcm::new(ctx, req, decrypt))
 }
 
 struct Sm4CeGcmModule {

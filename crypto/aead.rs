@@ -195,6 +195,11 @@ impl<T: Aead> Adapter<T> {
             // SAFETY: no section is open in a crypto API callback; the request owns the
             // only `Simd`.
             simd: unsafe { Simd::new(false) },
+            tag: TagPlace {
+                p: core::ptr::null_mut(),
+                sg: core::ptr::null_mut(),
+                off: 0,
+            },
             _p: PhantomData,
         };
         match f(ctx, &mut r) {
@@ -241,14 +246,27 @@ kind! {
 /// `req` is a valid request, exclusively ours for `'a`, with a non-NULL IV of `Iv::SIZE`
 /// bytes if that is not zero; `text` is the length of its text (`cryptlen`, less the tag
 /// for a decryption), `auth` its tag size (at most [`MAX_TAG`]), and `assoclen + cryptlen`
-/// does not overflow. `simd` is the callback's right to use NEON.
+/// does not overflow. `simd` is the callback's right to use NEON. `tag`, if not NULL, is
+/// the tag's place in the kernel's linear map (as [`TagPlace`] says).
 pub struct Request<'a, Iv: Block> {
     req: *mut bindings::aead_request,
     text: c_uint,
     auth: c_uint,
     decrypt: bool,
     simd: Simd,
+    tag: TagPlace,
     _p: PhantomData<(&'a mut bindings::aead_request, Iv)>,
+}
+
+/// Where a request's tag lies in the kernel's linear map, found by [`Request::one_step`] for
+/// a request in one piece: `p` the tag's `auth` bytes after the text (in the destination for
+/// an encryption, writable; in the source for a decryption); the destination's text (and an
+/// encryption's tag after it) in entry `sg` from byte `off` of its data on; `p` NULL if not
+/// found.
+struct TagPlace {
+    p: *mut u8,
+    sg: *mut bindings::scatterlist,
+    off: c_uint,
 }
 
 impl<'a, Iv: Block> Request<'a, Iv> {
@@ -285,12 +303,14 @@ impl<'a, Iv: Block> Request<'a, Iv> {
     }
 
     /// Runs `f` on the request in one NEON section where the kernel's rule lets a section
-    /// span the request's work (its associated data, walk and tag; see [`Simd::span`]),
-    /// with a section per [`Simd::neon`] elsewhere. (Out of line: the section's state stays
-    /// out of the frame of requests that take another path.)
-    #[inline(never)]
+    /// span the request's work (its associated data, walk and tag; see [`Simd::span`]) and
+    /// that work is more than a step ([`MAX_STEP`]), with a section per [`Simd::neon`]
+    /// otherwise. (A shorter request in one piece of memory, the common case, takes one
+    /// section anyway; the spanning one would cost it some 50 instructions.)
+    #[inline]
     pub fn in_one_section<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
-        super::simd::span_section(self, true, |r| &mut r.simd, f)
+        let want = self.assoc_len() + self.text as usize > MAX_STEP;
+        super::simd::span_section(self, want, |r| &mut r.simd, f)
     }
 
     /// The associated data, if there is some and it lies in one scatterlist entry of the
@@ -384,6 +404,18 @@ impl<'a, Iv: Block> Request<'a, Iv> {
         Ok(())
     }
 
+    /// The whole text as one step, if the request lies in one piece (see
+    /// [`Request::one_piece`]: what kTLS, IPsec and most short requests send); its tag's
+    /// place is then kept for [`Request::finish`], which flushes the destination's pages
+    /// with the tag's. `None` otherwise (and for an empty text): use [`Request::walk`].
+    pub fn one_step(&mut self) -> Option<Step<'_, [u8; 0]>> {
+        let (src, dst) = self.one_piece()?;
+        let n = self.text as usize;
+        // SAFETY: the text's source and destination in the linear map, `n` bytes each, the
+        // same or disjoint, the request's while it is ours (`one_piece`); no IV (`[u8; 0]`).
+        Some(unsafe { Step::new(src, dst, n, n, core::ptr::null_mut(), &mut self.simd) })
+    }
+
     /// Walks the text, as [`super::skcipher::Request::walk`] walks an skcipher's data: `f`
     /// gets each step (whole chunks but for the last step) and returns how many bytes at
     /// its end it left for the next one.
@@ -426,6 +458,22 @@ impl<'a, Iv: Block> Request<'a, Iv> {
     /// of their contents, `EBADMSG` if they differ ([`end_with_tag`] either way).
     pub fn finish(&mut self, tag: &[u8; MAX_TAG]) -> Result {
         let decrypt = self.decrypt;
+        if !self.tag.p.is_null() {
+            let (p, sg, off) = (self.tag.p, self.tag.sg, self.tag.off);
+            // SAFETY: `p` is the tag's place, `auth` bytes, writable for an encryption (type
+            // invariant).
+            let r = unsafe { end_with_tag(p, tag, self.auth, decrypt) };
+            let n = if decrypt {
+                self.text
+            } else {
+                self.text + self.auth
+            };
+            // SAFETY: the entry `sg` holds the destination's text, and an encryption's tag
+            // after it, from byte `off` on (type invariant); the pages are flushed as the
+            // walk and the scatterlist copy do.
+            unsafe { bindings::sg_flush_dcache(sg, off, n) };
+            return r;
+        }
         // SAFETY: the request is valid (type invariant); `assoclen + text` does not overflow.
         let (list, at) = unsafe {
             let r = &*self.req;
@@ -463,39 +511,21 @@ impl<'a, Iv: Block> Request<'a, Iv> {
         }
         r
     }
-    /// The whole request in the kernel's linear map, if its text is at most [`MAX_STEP`]
-    /// bytes (a page) and its associated data at most `max_ad` bytes, the
-    /// associated data lies in the source's first entry and the text (with the tag after
-    /// it, where the tag is: the destination of an encryption, the source of a decryption)
-    /// in one entry each, all with a permanent mapping: what kTLS, IPsec and most short
-    /// requests send. A driver may then do the whole request in one NEON section
-    /// ([`OnePiece::neon`]) and end it with [`OnePiece::finish`]; `None` otherwise (use
-    /// [`Request::walk`] and the rest).
-    pub fn in_one_piece(&mut self, max_ad: usize) -> Option<OnePiece<'_, Iv>> {
+
+    /// The text and the tag in the kernel's linear map, if the text is at most [`MAX_STEP`]
+    /// bytes (a page) and lies, with the tag after it where the tag is (the destination of
+    /// an encryption, the source of a decryption), in one entry of each scatterlist, with a
+    /// permanent mapping: then the text's source and destination (the same memory or
+    /// disjoint); the tag's place, and the destination's entry and the text's offset in it,
+    /// kept in `self.tag`. `None` otherwise, and for an empty text.
+    fn one_piece(&mut self) -> Option<(*const u8, *mut u8)> {
         let (text, auth) = (self.text, self.auth);
-        if text as usize > MAX_STEP {
+        if text == 0 || text as usize > MAX_STEP {
             return None;
         }
         // SAFETY: the request is valid (type invariant).
         let (src_sg, dst_sg, ad_len) =
             unsafe { ((*self.req).src, (*self.req).dst, (*self.req).assoclen) };
-        if ad_len as usize > max_ad {
-            return None;
-        }
-        let ad = if ad_len == 0 {
-            Input::from_slice(&[])
-        } else {
-            // SAFETY: the source of a valid request describes at least `assoclen` bytes;
-            // the helper only reads it.
-            let p = unsafe { bindings::sg_linear(src_sg, ad_len) };
-            if p.is_null() {
-                return None;
-            }
-            // SAFETY: `ad_len` bytes at `p` in the linear map are the request's associated
-            // data, readable while the request is ours (as in `ad_in_one_piece`).
-            unsafe { Input::new(p.cast_const().cast::<u8>(), ad_len) }
-        };
-        // The text and the tag after it, in the scatterlist that holds the tag.
         let (tag_sg, other_sg) = if self.decrypt {
             (src_sg, dst_sg)
         } else {
@@ -509,7 +539,7 @@ impl<'a, Iv: Block> Request<'a, Iv> {
         if with_tag.is_null() {
             return None;
         }
-        let other = if other_sg == tag_sg || text == 0 {
+        let other = if other_sg == tag_sg {
             with_tag
         } else {
             let (mut osg, mut ooff) = (other_sg, ad_len);
@@ -525,30 +555,19 @@ impl<'a, Iv: Block> Request<'a, Iv> {
             }
             p
         };
+        // INVARIANT: the tag's `auth` bytes after the text; `sg`/`off` the destination's
+        // entry and the text's offset in it, with an encryption's tag after the text.
+        self.tag = TagPlace {
+            p: with_tag.cast::<u8>().wrapping_add(text as usize),
+            sg,
+            off,
+        };
         let (src, dst) = if self.decrypt {
             (with_tag, other)
         } else {
             (other, with_tag)
         };
-        // INVARIANT: the text's source and destination in the linear map, the same memory
-        // or (as the API requires of distinct scatterlists) disjoint; the tag's place after
-        // the text in the destination (encryption) or source (decryption); `sg`/`off` the
-        // destination's entry and the text's offset in it.
-        Some(OnePiece {
-            // SAFETY: the request is valid (type invariant).
-            iv: unsafe { (*self.req).iv.cast_const() },
-            ad,
-            src: src.cast_const().cast::<u8>(),
-            dst: dst.cast::<u8>(),
-            tag: with_tag.cast::<u8>().wrapping_add(text as usize),
-            len: text,
-            auth,
-            decrypt: self.decrypt,
-            dst_sg: sg,
-            dst_off: off,
-            simd: &mut self.simd,
-            _p: PhantomData,
-        })
+        Some((src.cast_const().cast::<u8>(), dst.cast::<u8>()))
     }
 }
 
@@ -575,90 +594,5 @@ unsafe fn end_with_tag(p: *mut u8, tag: &[u8; MAX_TAG], auth: c_uint, decrypt: b
         Err(ebadmsg())
     } else {
         Ok(())
-    }
-}
-
-/// A request in the kernel's linear map (see [`Request::in_one_piece`]).
-///
-/// # Invariants
-///
-/// `iv` is the request's IV (as [`Request`]'s); `ad` is the request's associated data;
-/// `src` is readable and `dst` writable for `len` bytes (the same memory, or disjoint), the
-/// request's text; `tag` is the place of the request's `auth`-byte tag (in the destination
-/// for an encryption, writable; in the source for a decryption); the destination's text
-/// lies in entry `dst_sg` from byte `dst_off` of its data on, followed there by the tag for
-/// an encryption; `simd` is the request's right to use NEON.
-pub struct OnePiece<'a, Iv: Block> {
-    iv: *const u8,
-    ad: Input<'a>,
-    src: *const u8,
-    dst: *mut u8,
-    tag: *mut u8,
-    len: c_uint,
-    auth: c_uint,
-    decrypt: bool,
-    dst_sg: *mut bindings::scatterlist,
-    dst_off: c_uint,
-    simd: &'a mut Simd,
-    _p: PhantomData<&'a Iv>,
-}
-
-impl<Iv: Block> OnePiece<'_, Iv> {
-    /// The request's IV.
-    pub fn iv(&self) -> &Iv {
-        if Iv::SIZE == 0 {
-            // SAFETY: `Iv` is zero-sized, so any non-null, aligned pointer is valid for it.
-            return unsafe { core::ptr::NonNull::<Iv>::dangling().as_ref() };
-        }
-        // SAFETY: the IV is non-NULL with `Iv::SIZE` bytes (the request's invariant); `Iv`
-        // is a byte array, so any address is aligned for it.
-        unsafe { &*self.iv.cast::<Iv>() }
-    }
-
-    /// The associated data.
-    pub fn ad(&self) -> Input<'_> {
-        self.ad
-    }
-
-    /// The text's source, readable for [`OnePiece::len`] bytes.
-    pub fn src(&self) -> *const u8 {
-        self.src
-    }
-
-    /// The text's destination, writable for [`OnePiece::len`] bytes (equal to
-    /// [`OnePiece::src`] or disjoint).
-    pub fn dst(&self) -> *mut u8 {
-        self.dst
-    }
-
-    /// The length of the text in bytes.
-    pub fn len(&self) -> usize {
-        self.len as usize
-    }
-
-    /// Runs `f` in a NEON section; `None` where NEON may not be used.
-    pub fn neon<R>(&mut self, f: impl FnOnce(&super::simd::Neon) -> R) -> Option<R> {
-        self.simd.neon(f)
-    }
-
-    /// Ends the request with `tag`, as [`Request::finish`], and flushes the destination's
-    /// pages (the text, and an encryption's tag) as the kernel's walk and scatterlist copy
-    /// do.
-    pub fn finish(self, tag: &[u8; MAX_TAG]) -> Result {
-        // SAFETY: `self.tag` is the tag's place, `auth` bytes, writable for an encryption
-        // (type invariant).
-        let r = unsafe { end_with_tag(self.tag, tag, self.auth, self.decrypt) };
-        let n = if self.decrypt {
-            self.len
-        } else {
-            self.len + self.auth
-        };
-        if n > 0 {
-            // SAFETY: the entry `dst_sg` holds the text from `dst_off` on, and an encryption's
-            // tag after it (type invariant); offsets below `assoclen + cryptlen + authsize`,
-            // a `c_uint`.
-            unsafe { bindings::sg_flush_dcache(self.dst_sg, self.dst_off, n) };
-        }
-        r
     }
 }

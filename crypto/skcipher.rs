@@ -728,15 +728,16 @@ impl Linear {
         f: impl FnOnce(&mut Step<'_, Iv>) -> R,
     ) -> R {
         let n = n.min(self.len.saturating_sub(at));
-        // INVARIANT: a sub-range of the request's data (type invariant), and its IV.
-        let mut step = Step {
-            src: self.src.wrapping_add(at),
-            dst: self.dst.wrapping_add(at),
-            len: n,
-            total: self.len - at,
-            iv: self.iv,
-            simd,
-            _p: PhantomData,
+        // SAFETY: a sub-range of the request's data (type invariant), and its IV.
+        let mut step = unsafe {
+            Step::new(
+                self.src.wrapping_add(at),
+                self.dst.wrapping_add(at),
+                n,
+                self.len - at,
+                self.iv,
+                simd,
+            )
         };
         let r = f(&mut step);
         // SAFETY: the entry `dst_sg` holds the bytes just written (type invariant), at
@@ -792,6 +793,36 @@ pub struct Step<'a, Iv: Block> {
     iv: *mut u8,
     simd: &'a mut Simd,
     _p: PhantomData<(&'a mut [u8], Iv)>,
+}
+
+impl<'a, Iv: Block> Step<'a, Iv> {
+    /// A step of `len` bytes at `src` and `dst`, `total` bytes left of the request from it
+    /// on, with the IV at `iv` and the right to use NEON `simd`.
+    ///
+    /// # Safety
+    ///
+    /// As the type's invariants: `src` readable and `dst` writable for `len` bytes during
+    /// `'a`, equal or disjoint and not otherwise accessed; `total >= len`; `iv` valid and
+    /// exclusive for `Iv::SIZE` bytes during `'a` if that is not zero.
+    pub(crate) unsafe fn new(
+        src: *const u8,
+        dst: *mut u8,
+        len: usize,
+        total: usize,
+        iv: *mut u8,
+        simd: &'a mut Simd,
+    ) -> Self {
+        // INVARIANT: as the caller guarantees.
+        Self {
+            src,
+            dst,
+            len,
+            total,
+            iv,
+            simd,
+            _p: PhantomData,
+        }
+    }
 }
 
 impl<Iv: Block> Step<'_, Iv> {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 
 //! What the SM4 AEAD modes share: the order of a request's work over its NEON sections
-//! ([`Chain`], [`run`]), and the associated data, handed over in pieces of any length (one
+//! ([`Chain`], [`run`], [`crypt`]: one core routine per direction, a call per step), and the
+//! associated data that is not in one piece, handed over in pieces of any length (one
 //! scatterlist entry at a time, as [`Input`]s: raw views of the caller's memory), fed to a
 //! block function in whole blocks ([`Feed`]: the hash of GCM, the CBC-MAC of CCM).
 
@@ -10,8 +11,8 @@ use crate::crypto::{
     edeadlk,
     shash::Input,
     simd::{Neon, Simd},
-    skcipher::InOut,
-    Block, Secret,
+    skcipher::{InOut, Step},
+    Block,
 };
 use crate::sm4::{self, RoundKeys, BLOCK_SIZE, KEY_SIZE};
 use core::ffi::c_uint;
@@ -54,171 +55,131 @@ pub(crate) fn expand_encryption_key(key: &[u8], rk: &mut RoundKeys, simd: &mut S
     Ok(())
 }
 
-/// The state of one request of a mode, advanced inside NEON sections (the token).
+/// A step's flag (bit 0 of [`StepArgs::flags`]): the request's first step, which also
+/// makes the block that masks the tag.
+pub(crate) const FIRST: c_uint = 1;
+/// A step's flag (bit 1 of [`StepArgs::flags`]): the request's last step, which also does
+/// the partial block that ends the text and computes the tag.
+pub(crate) const LAST: c_uint = 2;
+
+/// What a core's step gets besides its pointers (`struct sm4rs_aead_step` of the cores,
+/// passed by value: one register).
+#[repr(C)]
+pub(crate) struct StepArgs {
+    /// The length of the associated data in one piece the step takes (0: none).
+    pub(crate) ad_len: c_uint,
+    /// [`FIRST`], [`LAST`], both or neither.
+    pub(crate) flags: c_uint,
+}
+
+/// The state of one request of a mode, advanced inside NEON sections (the token), by one
+/// core routine per direction.
 pub(crate) trait Chain {
-    /// The first work of the request, in its first section (e.g. the block that masks the
-    /// tag).
-    fn start(&mut self, neon: &Neon);
-    /// A piece of the associated data; `last` with the piece that ends it.
+    /// One call of the mode's core: with [`FIRST`] the request's first work (the block
+    /// that masks the tag); the associated data `ad` whole (empty if there is none or it
+    /// went to [`Chain::ad`]); the whole blocks of `io`; with [`LAST`] the partial block
+    /// that ends the text, and the tag ([`Chain::tag`]).
+    fn step(&mut self, neon: &Neon, ad: Input<'_>, io: &mut InOut<'_>, flags: c_uint);
+    /// A piece of associated data that is not in one piece (after the step with
+    /// [`FIRST`], before the text); `last` with the piece that ends it.
     fn ad(&mut self, neon: &Neon, data: Input<'_>, last: bool);
-    /// A step of the text: whole blocks, and with `last` the partial block that ends the
-    /// text. Returns how many bytes it left for the next step (a partial block of a step
-    /// that is not the last).
-    fn text(&mut self, neon: &Neon, io: &mut InOut<'_>, last: bool) -> usize;
-    /// The tag, after the text (whole: the request takes its first `authsize` bytes).
-    fn finish(&mut self, neon: &Neon) -> Secret<MAX_TAG>;
+    /// The tag, after the step with [`LAST`] (whole: the request takes its first
+    /// `authsize` bytes).
+    fn tag(&self) -> &[u8; MAX_TAG];
 }
 
 /// The most associated data hashed in the NEON section of the text's first step (kTLS sends
 /// 13 bytes, IPsec 8 to 20): the section stays within a page of text and a little more.
 pub(crate) const AD_WITH_TEXT_MAX: usize = 256;
 
-/// Runs the request through `c`: the associated data, then the text, a walk step per
-/// section, the tag computed in the last one (or in a section of its own if there is no
-/// text). Associated data in one piece of at most [`AD_WITH_TEXT_MAX`] bytes is hashed in
-/// the first of those sections; other associated data a piece per section before them.
-/// Returns the tag; `EDEADLK` where NEON may not be used.
-pub(crate) fn run<C: Chain, Iv: Block>(
-    c: &mut C,
-    req: &mut Request<'_, Iv>,
-) -> Result<Secret<MAX_TAG>> {
-    let mut started = false;
+/// Runs the request through `c`, a core call per step of the walk (a request in one piece,
+/// as kTLS and IPsec send them, is one step, [`Request::one_step`]: one call). Associated
+/// data in one piece of at most [`AD_WITH_TEXT_MAX`] bytes goes with the first step, other
+/// associated data a piece per section before the text; the tag comes with the last step
+/// (a step of its own if there is no text), [`Chain::tag`] then. `EDEADLK` where NEON may
+/// not be used.
+pub(crate) fn run<C: Chain, Iv: Block>(c: &mut C, req: &mut Request<'_, Iv>) -> Result {
+    let mut first = FIRST;
+    let ad_len = req.assoc_len();
     let mut ad = req
         .ad_in_one_piece()
         .filter(|a| a.len() <= AD_WITH_TEXT_MAX);
-    if ad.is_none() {
-        let ad_len = req.assoc_len();
+    if ad.is_none() && ad_len > 0 {
         let mut seen = 0;
         req.for_each_ad(|piece, simd| {
             seen += piece.len();
-            let last = seen == ad_len;
             simd.neon(|neon| {
-                if !started {
-                    c.start(neon);
-                    started = true;
+                if first != 0 {
+                    c.step(
+                        neon,
+                        Input::from_slice(&[]),
+                        &mut InOut::in_place(&mut []),
+                        first,
+                    );
+                    first = 0;
                 }
-                c.ad(neon, piece, last)
+                c.ad(neon, piece, seen == ad_len)
             })
             .ok_or_else(edeadlk)
         })?;
     }
-    let mut tag = None;
-    req.walk(|step| {
-        let last = step.len() == step.total();
-        let (mut io, _, simd) = step.data();
-        simd.neon(|neon| {
-            if !started {
-                c.start(neon);
-                started = true;
-            }
-            if let Some(a) = ad.take() {
-                c.ad(neon, a, true);
-            }
-            let left = c.text(neon, &mut io, last);
-            if last {
-                tag = Some(c.finish(neon));
-            }
-            left
-        })
-        .ok_or_else(edeadlk)
-    })?;
-    if let Some(t) = tag {
-        return Ok(t);
+    let mut ended = false;
+    if let Some(mut step) = req.one_step() {
+        // The whole text: its last step.
+        text_step(c, &mut step, &mut ad, &mut first, &mut ended)?;
+    } else {
+        req.walk(|step| text_step(c, step, &mut ad, &mut first, &mut ended))?;
     }
-    req.simd()
-        .neon(|neon| {
-            if !started {
-                c.start(neon);
-            }
-            if let Some(a) = ad.take() {
-                c.ad(neon, a, true);
-            }
-            c.finish(neon)
-        })
-        .ok_or_else(edeadlk)
+    if !ended {
+        let ad = ad.take().unwrap_or(Input::from_slice(&[]));
+        req.simd()
+            .neon(|neon| c.step(neon, ad, &mut InOut::in_place(&mut []), first | LAST))
+            .ok_or_else(edeadlk)?;
+    }
+    Ok(())
 }
 
-/// What a one-call core gets of a request in one piece (see [`one_call`]).
-pub(crate) struct OneCall {
-    /// The text's destination, `len` bytes (equal to `src` or disjoint).
-    pub(crate) dst: *mut u8,
-    /// The text's source, `len` bytes.
-    pub(crate) src: *const u8,
-    /// The length of the text.
-    pub(crate) len: c_uint,
-    /// The associated data, `ad_len` bytes (at most [`AD_WITH_TEXT_MAX`]).
-    pub(crate) ad: *const u8,
-    /// The length of the associated data.
-    pub(crate) ad_len: c_uint,
-    /// A 16-byte buffer for the whole tag.
-    pub(crate) tag: *mut u8,
+/// A step of the text through `c` in a NEON section: with the associated data `ad` (taken)
+/// and the flags `first` (cleared); `ended` set if it was the last. Returns how many bytes
+/// it left (a partial block of a step that is not the last). (Always inlined: a request in
+/// one piece, the common case, is one such step, [`Request::one_step`], without a call.)
+#[inline(always)]
+fn text_step<C: Chain>(
+    c: &mut C,
+    step: &mut Step<'_, [u8; 0]>,
+    ad: &mut Option<Input<'_>>,
+    first: &mut c_uint,
+    ended: &mut bool,
+) -> Result<usize> {
+    let last = step.len() == step.total();
+    let (mut io, _, simd) = step.data();
+    simd.neon(|neon| {
+        let a = ad.take().unwrap_or(Input::from_slice(&[]));
+        c.step(neon, a, &mut io, *first | if last { LAST } else { 0 });
+        *first = 0;
+        *ended = last;
+        if last {
+            0
+        } else {
+            io.len() % BLOCK_SIZE
+        }
+    })
+    .ok_or_else(edeadlk)
 }
 
-/// Does `req` with one call of a core in one NEON section when it lies in one piece
-/// (associated data of at most [`AD_WITH_TEXT_MAX`] bytes, text of at most a page; see
-/// [`Request::in_one_piece`]): `core` gets the request's pointers (valid as [`OneCall`]
-/// says) and writes the whole tag, with which the request then ends (`OnePiece::finish`:
-/// written after the text, or compared with the request's, `EBADMSG`). `None`, the
-/// request untouched, if
-/// it is not in one piece or NEON may not be used.
-fn one_call<Iv: Block>(
-    req: &mut Request<'_, Iv>,
-    core: impl FnOnce(&Neon, &OneCall),
-) -> Option<Result> {
-    let mut one = req.in_one_piece(AD_WITH_TEXT_MAX)?;
-    let mut tag = Secret::<MAX_TAG>::zeroed();
-    // The lengths fit: the text is at most a page, the associated data 256 bytes.
-    let args = OneCall {
-        dst: one.dst(),
-        src: one.src(),
-        len: one.len() as c_uint,
-        ad: one.ad().as_ptr(),
-        ad_len: one.ad().len() as c_uint,
-        tag: tag.as_mut_ptr(),
-    };
-    one.neon(|neon| core(neon, &args))?;
-    Some(one.finish(&tag))
-}
-
-/// A request of a mode: with one call of `core` if it lies in one piece ([`one_call`]),
-/// else piece by piece through the state `chain` makes ([`run`]: in one NEON section where
+/// A request of a mode through the state `chain` makes ([`run`]: in one NEON section where
 /// the kernel lets a section span a request, as its own glue does, see
-/// [`Request::in_one_section`]); then the request ended with its tag
-/// ([`Request::finish`]: written after the text, or checked).
+/// [`Request::in_one_section`]), then ended with its tag ([`Request::finish`]: written
+/// after the text, or checked).
 pub(crate) fn crypt<C: Chain, Iv: Block>(
     req: &mut Request<'_, Iv>,
-    core: impl FnOnce(&Neon, &OneCall),
     chain: impl FnOnce(&mut Request<'_, Iv>) -> C,
 ) -> Result {
-    if let Some(r) = one_call(req, core) {
-        return r;
-    }
-    let tag = req.in_one_section(|req| run(&mut chain(req), req))?;
-    req.finish(&tag)
-}
-
-/// The partial block that ends a text: `rest` (shorter than a block) XORed with the
-/// keystream `ks` into its destination. Returns its input (`input`) or its output, padded
-/// with zeros to a block: what the mode authenticates (GCM the ciphertext, CCM the
-/// plaintext).
-pub(crate) fn partial(
-    rest: &mut InOut<'_>,
-    ks: &[u8; BLOCK_SIZE],
-    input: bool,
-) -> Secret<BLOCK_SIZE> {
-    let n = rest.len().min(BLOCK_SIZE);
-    let mut inp = Secret::<BLOCK_SIZE>::zeroed();
-    rest.read(&mut inp[..n]);
-    let mut out = Secret::<BLOCK_SIZE>::zeroed();
-    for ((o, i), k) in out[..n].iter_mut().zip(inp.iter()).zip(ks.iter()) {
-        *o = i ^ k;
-    }
-    rest.write(&out[..n]);
-    if input {
-        inp
-    } else {
-        out
-    }
+    req.in_one_section(|req| {
+        let mut c = chain(req);
+        run(&mut c, req)?;
+        req.finish(c.tag())
+    })
 }
 
 /// A partial block kept between pieces.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Partial blocks for the one-call AEAD cores (sm4_ce_gcm_core.S, sm4_ce_ccm_core.S, which
+ * Partial blocks for the AEAD cores (sm4_ce_gcm_core.S, sm4_ce_ccm_core.S, which
  * include this file after sm4/sm4-ce-asm.h): the bytes of a block shorter than 16, read
  * and written in pieces of 8, 4, 2 and 1 bytes, never past their end. The macros name
  * the registers of the file that uses them: SRC and DST (a source and a destination),
