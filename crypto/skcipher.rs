@@ -393,17 +393,17 @@ impl<Iv: Block> Request<'_, Iv> {
         let mut buf = super::Secret::<MAX_TAIL>::zeroed();
         self.read_at(bulk, &mut buf[..tail])?;
         let p = buf.as_mut_ptr();
-        // INVARIANT: the tail's copy, ours for the step, in place; the last `tail` bytes of
-        // the request; the request's IV (type invariant).
-        let mut step = Step {
-            src: p.cast_const(),
-            dst: p,
-            len: tail,
-            total: tail,
-            // SAFETY: the request is valid (type invariant).
-            iv: unsafe { (*self.req).iv.cast() },
-            simd: &mut self.simd,
-            _p: PhantomData,
+        // SAFETY: the tail's copy, ours for the step, in place; the last `tail` bytes of the
+        // request; the request's IV (the request is valid: type invariant).
+        let mut step = unsafe {
+            Step::new(
+                p.cast_const(),
+                p,
+                tail,
+                tail,
+                (*self.req).iv.cast(),
+                &mut self.simd,
+            )
         };
         match f(&mut step)? {
             0 => self.write_at(bulk, &buf[..tail]),
@@ -603,20 +603,18 @@ pub(crate) unsafe fn walk_span<Iv: Block, const AT: bool>(
     // SAFETY: `w` is live; `nbytes` is 0 once the walk ended.
     while err == 0 && unsafe { (*w).nbytes } != 0 {
         let (src, dst) = super::compat::walk_addrs(w);
-        // INVARIANT: the walk maps its step's `nbytes` bytes at `src` and `dst` (equal or
-        // disjoint) until `skcipher_walk_done`; its IV is the request's (or an aligned copy of
-        // it), with `Iv::SIZE` bytes, non-NULL if that is not zero.
-        // SAFETY: the walk is live.
+        // SAFETY: the walk is live; it maps its step's `nbytes` bytes at `src` and `dst`
+        // (equal or disjoint) until `skcipher_walk_done`; its IV is the request's (or an
+        // aligned copy of it), with `Iv::SIZE` bytes, non-NULL if that is not zero.
         let mut step = unsafe {
-            Step {
+            Step::new(
                 src,
                 dst,
-                len: (*w).nbytes as usize,
-                total: (*w).total as usize,
-                iv: (*w).iv.cast(),
-                simd: &mut *simd,
-                _p: PhantomData,
-            }
+                (*w).nbytes as usize,
+                (*w).total as usize,
+                (*w).iv.cast(),
+                &mut *simd,
+            )
         };
         let n = step.len;
         // Leaving the whole step would present it again, forever: a driver bug.
