@@ -124,7 +124,7 @@ impl Simd {
     /// the callback (or walk) that lent the `Simd`, and the sections of one `Simd` never
     /// nest. Inside a section that spans the caller's work ([`Simd::span`]), `f` runs in
     /// that one.
-    #[inline]
+    #[inline(always)]
     pub fn neon<R>(&mut self, f: impl FnOnce(&Neon) -> R) -> Option<R> {
         let context = self.context_once();
         if context == 0 {
