@@ -16,10 +16,10 @@ use crate::crypto::{
     skcipher::{InOut, MAX_STEP},
     wipe, DriverName, Secret,
 };
-use crate::modes::Backend;
-use crate::sm4::{self, Block, RoundKeys, BLOCK_SIZE, KEY_SIZE};
+use crate::modes::{expand, Backend};
+use crate::sm4::{self, Block, RoundKeys, BLOCK_SIZE};
 use core::{ffi::CStr, marker::PhantomData};
-use kernel::error::{code::EINVAL, Result};
+use kernel::error::Result;
 
 /// The MAC routines of a back end, over its [`Backend`] key schedule and ECB core (and its
 /// driver names' suffix).
@@ -78,13 +78,6 @@ fn double(b: &Block) -> Block {
     let mut out = (v << 1).to_be_bytes();
     out[BLOCK_SIZE - 1] ^= 0x87 & 0u8.wrapping_sub(carry);
     out
-}
-
-/// Expands `bytes` (exactly [`KEY_SIZE`]) into `key`.
-fn expand<B: MacBackend>(key: &mut sm4::Key, bytes: &[u8], simd: &mut Simd) -> Result {
-    let bytes: &[u8; KEY_SIZE] = bytes.try_into().map_err(|_| EINVAL)?;
-    B::expand_key(bytes, key, simd);
-    Ok(())
 }
 
 /// Takes in `blocks` (whole blocks): `mac <- E(mac ^ block)` for each.
@@ -200,7 +193,7 @@ impl<B: MacBackend, K: MacKind> Shash for Mac<B, K> {
     type State = MacState;
 
     fn set_key(key: &mut MacKey, bytes: &[u8], simd: &mut Simd) -> Result {
-        expand::<B>(&mut key.key, bytes, simd)?;
+        expand::<B>(bytes, &mut key.key, simd)?;
         match K::KIND {
             // L = E(K, 0), K1 = L * x, K2 = K1 * x (SP 800-38B, 6.1).
             Kind::Cmac => {

@@ -85,8 +85,8 @@ pub(crate) struct XtsCtx {
     tweak: sm4::Key,
 }
 
-/// Expands a 16-byte key with the back end, into `out`.
-fn expand<B: Backend>(key: &[u8], out: &mut sm4::Key, simd: &mut Simd) -> Result {
+/// Expands a 16-byte key with the back end, into `out` (`EINVAL` for another length).
+pub(crate) fn expand<B: Backend>(key: &[u8], out: &mut sm4::Key, simd: &mut Simd) -> Result {
     let key: &[u8; sm4::KEY_SIZE] = key.try_into().map_err(|_| EINVAL)?;
     B::expand_key(key, out, simd);
     Ok(())
