@@ -25,7 +25,7 @@ mod aead_mode;
 #[allow(dead_code, unreachable_pub)]
 mod sm4;
 
-use aead_mode::{Chain, Feed, StepArgs};
+use aead_mode::{Chain, CoreStep, Feed};
 use core::ffi::{c_uint, CStr};
 use crypto::{
     aead::{self, Aead, Request, MAX_TAG},
@@ -194,25 +194,16 @@ impl Chain for Ccm<'_> {
     /// partial last block and the tag.
     fn step(&mut self, _: &Neon, ad: Input<'_>, io: &mut InOut<'_>, flags: c_uint) {
         let rk = self.rk.as_ptr();
-        let (dst, src) = (io.dst(), io.src());
-        // A step is at most what the walk hands over (a `c_uint`); the associated data at
-        // most `AD_WITH_TEXT_MAX` bytes (fewer than 0xff00, as the core needs).
-        let len = io.len() as c_uint;
-        let ad_p = ad.as_ptr();
-        let step = StepArgs {
-            ad_len: ad.len() as c_uint,
-            flags,
-        };
+        let s = CoreStep::new(&ad, io, flags);
         let st = core::ptr::from_mut(&mut self.st);
         // Direct calls: the assembly has no kCFI type hash for a function pointer.
-        // SAFETY: NEON is on (the token); the schedule is 32 words; `io` has `len` bytes at
-        // its source and destination (equal or disjoint), `ad` `step.ad_len` bytes; the
-        // state is the core's (`repr(C)`, asserted).
+        // SAFETY: NEON is on (the token); the schedule is 32 words; `s` is `io` and `ad`
+        // (`CoreStep`); the state is the core's (`repr(C)`, asserted).
         unsafe {
             if self.decrypt {
-                asm::sm4rs_ce_ccm_dec(rk, dst, src, len, st, ad_p, step)
+                asm::sm4rs_ce_ccm_dec(rk, s.dst, s.src, s.len, st, s.ad, s.args)
             } else {
-                asm::sm4rs_ce_ccm_enc(rk, dst, src, len, st, ad_p, step)
+                asm::sm4rs_ce_ccm_enc(rk, s.dst, s.src, s.len, st, s.ad, s.args)
             }
         };
     }

@@ -23,7 +23,7 @@ mod aead_mode;
 #[allow(dead_code, unreachable_pub)]
 mod sm4;
 
-use aead_mode::{Chain, Feed, StepArgs};
+use aead_mode::{Chain, CoreStep, Feed};
 use core::ffi::{c_uint, CStr};
 use crypto::{
     aead::{self, Aead, Request, MAX_TAG},
@@ -213,26 +213,18 @@ impl Chain for Gcm<'_> {
     /// tag.
     fn step(&mut self, _: &Neon, ad: Input<'_>, io: &mut InOut<'_>, flags: c_uint) {
         let key = core::ptr::from_ref(self.key).cast::<u32>();
-        let (dst, src) = (io.dst(), io.src());
-        // A step is at most what the walk hands over (a `c_uint`); the associated data at
-        // most `AD_WITH_TEXT_MAX` bytes.
-        let len = io.len() as c_uint;
-        let ad_p = ad.as_ptr();
-        let step = StepArgs {
-            ad_len: ad.len() as c_uint,
-            flags,
-        };
+        let s = CoreStep::new(&ad, io, flags);
         let (st, iv) = (core::ptr::from_mut(&mut self.st), self.iv);
         // Direct calls: the assembly has no kCFI type hash for a function pointer.
         // SAFETY: NEON is on (the token); `key` is the schedule followed by the table (the
-        // `repr(C)` layout, asserted); `io` has `len` bytes at its source and destination
-        // (equal or disjoint), `ad` `step.ad_len` bytes; the state is the core's (`repr(C)`,
-        // asserted); `iv` the request's 12 bytes, valid while the request is ours.
+        // `repr(C)` layout, asserted); `s` is `io` and `ad` (`CoreStep`); the state is the
+        // core's (`repr(C)`, asserted); `iv` the request's 12 bytes, valid while the request
+        // is ours.
         unsafe {
             if self.decrypt {
-                asm::sm4rs_ce_gcm_dec(key, dst, src, len, st, ad_p, step, iv)
+                asm::sm4rs_ce_gcm_dec(key, s.dst, s.src, s.len, st, s.ad, s.args, iv)
             } else {
-                asm::sm4rs_ce_gcm_enc(key, dst, src, len, st, ad_p, step, iv)
+                asm::sm4rs_ce_gcm_enc(key, s.dst, s.src, s.len, st, s.ad, s.args, iv)
             }
         };
     }

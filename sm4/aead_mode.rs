@@ -72,6 +72,38 @@ pub(crate) struct StepArgs {
     pub(crate) flags: c_uint,
 }
 
+/// A step of a core in the C types its routines take: the text's `len` bytes at `src` to
+/// `dst` (the same or disjoint), the associated data in one piece at `ad`, and the
+/// [`StepArgs`].
+pub(crate) struct CoreStep {
+    pub(crate) dst: *mut u8,
+    pub(crate) src: *const u8,
+    pub(crate) len: c_uint,
+    pub(crate) ad: *const u8,
+    pub(crate) args: StepArgs,
+}
+
+impl CoreStep {
+    /// The step of `io` with the associated data `ad` (empty: none) and `flags`: the
+    /// pointers of both, valid while they are.
+    #[inline(always)]
+    pub(crate) fn new(ad: &Input<'_>, io: &mut InOut<'_>, flags: c_uint) -> Self {
+        // The lengths fit: a step is at most what a walk hands over (a `c_uint`), and the
+        // associated data in one piece at most `AD_WITH_TEXT_MAX` bytes (fewer than 0xff00,
+        // as CCM's core needs).
+        Self {
+            dst: io.dst(),
+            src: io.src(),
+            len: io.len() as c_uint,
+            ad: ad.as_ptr(),
+            args: StepArgs {
+                ad_len: ad.len() as c_uint,
+                flags,
+            },
+        }
+    }
+}
+
 /// The state of one request of a mode, advanced inside NEON sections (the token), by one
 /// core routine per direction.
 pub(crate) trait Chain {
