@@ -23,9 +23,10 @@
 //! If an init fails after some of its registrations succeeded (a later one failing, or
 //! anything else), the module is freed at once, without waiting for the references the crypto
 //! API may still hold, and a `cra_destroy` into its text must not be left for them. A
-//! self-test in flight holds one, and the module with it: the unregistration waits for it to
-//! end first. That includes the descriptions a [`Registration::new`] had registered when a
-//! later one of the same call fails. A driver has nothing to do for this.
+//! self-test in flight holds one, and the module with it: the unregistration waits, without a
+//! bound, until nothing holds the algorithm (a module cannot be kept past a failed init).
+//! That includes the descriptions a [`Registration::new`] had registered when a later one
+//! of the same call fails. A driver has nothing to do for this.
 
 use super::{bindings, wipe_raw};
 use core::{
@@ -246,10 +247,14 @@ unsafe extern "C" fn destroy<K: Kind>(alg: *mut bindings::crypto_alg) {
     drop(unsafe { KBox::from_raw(raw) });
 }
 
-/// Unregisters the description `raw` of `module`; while `module`'s init runs, first waits (up
-/// to a minute, as long as the crypto API waits for a self-test) until nothing but the
-/// registration holds the algorithm, then clears its `cra_destroy`, so that it is leaked (see
-/// the module's documentation).
+/// Unregisters the description `raw` of `module`. While `module`'s init runs (an init that
+/// fails after this registration), the module is freed as soon as the init returns, whatever
+/// still holds the algorithm: so the algorithm's `cra_destroy` is cleared (the description
+/// is leaked, see the module's documentation), and the unregistration waits, without a
+/// bound, until nothing holds it. A self-test in flight holds it, and so may a user that
+/// found it once its test passed; both run the module's code. (Before the unregistration
+/// for Linux 7.3's check that an algorithm without `cra_destroy` is unregistered unused,
+/// and after it for a user that found it in between.)
 ///
 /// Otherwise the module is live or exiting, and its text outlives every reference to the
 /// algorithm: a transform or a self-test holds the module with the algorithm (`cra_module`)
@@ -263,23 +268,25 @@ unsafe extern "C" fn destroy<K: Kind>(alg: *mut bindings::crypto_alg) {
 unsafe fn unregister<K: Kind>(module: &'static ThisModule, raw: *mut K::Raw) {
     // SAFETY: `module` is NULL (built in) or a module whose code runs here, which is not
     // freed meanwhile; the helper only reads its state.
-    if unsafe { bindings::module_in_init(module.as_ptr().cast()) } {
-        // A self-test in flight holds the algorithm and, with it, the module (`cra_module`),
-        // which is freed when the init fails: it must have ended by then. (Linux 7.3 also
-        // warns when an algorithm without `cra_destroy` is unregistered held.) Anything else
-        // that takes the algorithm meanwhile is a caller of a module being loaded, which
-        // holds no promise that the module stays.
+    let in_init = unsafe { bindings::module_in_init(module.as_ptr().cast()) };
+    let alg = base::<K>(raw);
+    if in_init {
         // SAFETY: `raw` is registered (caller), its `crypto_alg` valid; module init runs in
         // process context, where the helper may sleep.
-        let _ = unsafe { bindings::alg_wait_unshared(base::<K>(raw), 60_000) };
+        unsafe { bindings::alg_wait_refs(alg, 1) };
         // SAFETY: `raw` is registered and ours (caller); the crypto API reads `cra_destroy`
         // only when it drops its last reference, which cannot happen before the
         // unregistration below.
-        unsafe { (*base::<K>(raw)).cra_destroy = None };
+        unsafe { (*alg).cra_destroy = None };
     }
     // SAFETY: registered and not unregistered since (caller); the crypto API frees the
     // description (its `cra_destroy`, if set) when its last reference goes, possibly here.
     unsafe { K::unregister(raw) };
+    if in_init {
+        // SAFETY: without `cra_destroy` the description is never freed, so its `crypto_alg`
+        // stays valid; as above, the helper may sleep here.
+        unsafe { bindings::alg_wait_refs(alg, 0) };
+    }
 }
 
 /// `N` registered algorithms of kind `K`; dropping it unregisters them.

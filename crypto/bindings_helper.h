@@ -133,21 +133,23 @@ static inline bool sm4rs_module_in_init(struct module *mod)
 }
 
 /*
- * Waits (sleeping, at most ms milliseconds) until the registration of the registered alg
- * holds the only reference to it: a self-test in flight holds one until it ends. Returns
- * whether it does.
+ * Waits (sleeping) until at most refs references to alg are left. A self-test in flight
+ * holds one until it ends, and so does a user that found the algorithm once its test
+ * passed. No bound: the caller's module is freed as soon as its failed init returns, with
+ * the code such a holder still runs. A warning every minute names the algorithm.
  */
-static inline bool sm4rs_alg_wait_unshared(struct crypto_alg *alg, unsigned int ms)
+static inline void sm4rs_alg_wait_refs(struct crypto_alg *alg, unsigned int refs)
 {
-	unsigned int waited = 0;
+	unsigned long warn = jiffies + 60 * HZ;
 
-	while (refcount_read(&alg->cra_refcnt) > 1) {
-		if (waited >= ms)
-			return false;
+	while (refcount_read(&alg->cra_refcnt) > refs) {
+		if (time_after(jiffies, warn)) {
+			pr_warn("%s: a failed module init waits for the users of %s to end\n",
+				module_name(alg->cra_module), alg->cra_driver_name);
+			warn = jiffies + 60 * HZ;
+		}
 		msleep(10);
-		waited += 10;
 	}
-	return true;
 }
 
 /* crypto_memneq(): compares in time independent of the contents. */

@@ -3,6 +3,8 @@
 # fixtures.sh LANE: builds the test VM's C kernel modules for the test kernel of LANE and
 # prints the directory that holds them (scripts/vm.sh copies them to /lib/modules/fixtures):
 #   squat.ko      tests/vm/fixtures/squat.c: a cipher registered under a given driver name
+#   holder.ko     tests/vm/fixtures/holder.c: holds a cipher from its registration on, for a
+#                 given time, then runs it (what a failed init must wait for)
 #   cneon.ko      tests/vm/fixtures/cneon.c: a C cipher that opens a kernel-mode NEON section
 #                 as C drivers do (sm4_kunit's c_driver_in_section_refused calls it)
 #   ccm_fixed.ko  the kernel's CCM template with the fix of upstream/ applied

@@ -2,7 +2,9 @@
 # Scenario "test-ktls" (-cpu max): gcm(sm4) and ccm(sm4) against upstream's C drivers.
 #   init     sm4-generic and sm4-ce with a driver name they register last taken (the squat
 #            fixture): their inits fail with the self-tests of the registrations before in
-#            flight, and nothing of them is left registered or touched after
+#            flight, and nothing of them is left registered or touched after; sm4-ce's
+#            cipher held meanwhile past a minute (the holder fixture), which the failed init
+#            waits for
 #   exports  upstream's C sm4-ce-gcm and sm4-ce-ccm, of this kernel's build, load on our
 #            sm4-ce's exports and pass testmgr and tcrypt
 #   kTLS     the kernel's TLS selftest (its SM4 variants) on ours and on upstream's C
@@ -16,7 +18,7 @@
 # (KASAN is on, kmemleak is not: an init that fails part-way leaks its descriptions, on
 # purpose, crypto/alg.rs.)
 check_init_fails_late sm4-generic cfb-sm4-generic
-check_init_fails_late sm4-ce cbcmac-sm4-ce
+check_init_fails_late sm4-ce cbcmac-sm4-ce sm4-ce 61000
 
 # sm4-ce's own drivers and our AEADs are not this boot's subject (test-max and test-aead run
 # testmgr's slow tests on them): the fixed vectors only, but for upstream's AEADs.

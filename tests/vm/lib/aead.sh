@@ -191,26 +191,45 @@ check_ccm_length_fix() {
 	rmmod_settled ccm_fixed || fail "ccm-fix.unload" "ccm_fixed would not unload"
 }
 
-# check_init_fails_late MODULE NAME: with the driver name NAME, which MODULE registers after
-# others, taken by the squat fixture (a cipher registered under it), MODULE's init fails at
-# that registration after the ones before it succeeded, with testmgr's tests of
-# those in flight. The module is freed whatever the crypto API still holds of it: once the
-# tests have ended (no larval left in /proc/crypto), none of its drivers may be registered,
-# and the kernel must have reported nothing (no oops, KASAN report or WARN) about it; then
-# the squat goes.
+# check_init_fails_late MODULE NAME [HELD HOLD_MS]: with the driver name NAME, which MODULE
+# registers after others, taken by the squat fixture (a cipher registered under it),
+# MODULE's init fails at that registration after the ones before it succeeded, with
+# testmgr's tests of those in flight. The module is freed whatever the crypto API still
+# holds of it: once the tests have ended (no larval left in /proc/crypto), none of its
+# drivers may be registered, and the kernel must have reported nothing (no oops, KASAN
+# report or WARN) about it; then the squat goes. With HELD, the holder fixture holds the
+# cipher MODULE registers under that name from its registration on, for HOLD_MS ms, then
+# runs it (its code): the failed init must wait for it (insmod lasts at least HOLD_MS) and
+# the holder's use must succeed, after which the module may go.
 check_init_fails_late() {
-	local m=$1 name=$2 mod i why=
+	local m=$1 name=$2 held=${3:-} hold_ms=${4:-0} mod i why= t0 t1 waited
 	mod=$(echo "$1" | tr - _)
 	klog_new >/dev/null
 	if ! insmod /lib/modules/fixtures/squat.ko name="$name"; then
 		fail "init-fails-late.$m" "the squat fixture did not load with name=$name"
 		return
 	fi
+	if [ -n "$held" ] && ! insmod /lib/modules/fixtures/holder.ko name="$held" hold_ms="$hold_ms"; then
+		fail "init-fails-late.$m" "the holder fixture did not load with name=$held"
+		rmmod_settled squat
+		return
+	fi
+	t0=$(cut -d' ' -f1 /proc/uptime)
 	if insmod "/lib/modules/sm4rs/$m.ko" 2>/tmp/insmod.err; then
 		why="$m loaded with $name taken"
 		rmmod_settled "$mod"
 	elif grep -q "^$mod " /proc/modules; then
 		why="$m failed its init but is loaded"
+	fi
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	waited=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%d", (b - a) * 1000 }')
+	if [ -n "$held" ]; then
+		rmmod_settled holder || why="$why; the holder fixture would not unload"
+		if ! dmesg | grep -q "holder: $held used after [0-9]* ms held: 0\$"; then
+			why="$why; the holder did not run $held after holding it: $(dmesg | grep 'holder:' | tail -n 1)"
+		fi
+		[ "$waited" -ge "$hold_ms" ] ||
+			why="$why; the failed init returned after $waited ms, while $held was held for $hold_ms ms"
 	fi
 	i=0
 	while grep -q '^type *: larval$' /proc/crypto && [ $i -lt 600 ]; do
@@ -225,7 +244,7 @@ check_init_fails_late() {
 		why="$why; the kernel reported: $(head -n 3 /tmp/init.klog | tr -s ' ' | tr '\n' ' ')"
 	fi
 	if [ -z "$why" ]; then
-		echo "SM4RS-INFO init-fails-late.$m: insmod with $name taken: $(sed 's/.*: //' /tmp/insmod.err); self-tests ended after $i polls"
+		echo "SM4RS-INFO init-fails-late.$m: insmod with $name taken: $(sed 's/.*: //' /tmp/insmod.err); ${held:+$held held $hold_ms ms, insmod took $waited ms; }self-tests ended after $i polls"
 		pass "init-fails-late.$m"
 	else
 		fail "init-fails-late.$m" "${why#; }"
