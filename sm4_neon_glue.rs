@@ -366,10 +366,10 @@ enum Op<'a> {
     Stack(&'a [u128]),
 }
 
-/// `g.dst = E(src ^ pre) ^ post` for the `k` (1 to 32) blocks of the group `g`: its whole
-/// batches of 8 in one call of the core, then the rest (1 to 7 blocks) in one call of the
-/// routine for them, all on their memory: the core reads and writes nothing outside the
-/// data and the operands.
+/// `g.dst = E(src ^ pre) ^ post` for the first `k` (at most 32) blocks of the group `g`: its
+/// whole batches of 8 in one call of the core, then the rest (1 to 7 blocks) in one call of
+/// the routine for them, all on their memory. `k` is first limited to the blocks that `g`
+/// and every stack operand hold, so the core reads and writes nothing outside them.
 fn run(
     neon: &Neon,
     rk: &RoundKeys,
@@ -381,7 +381,12 @@ fn run(
 ) {
     let sbox = sm4::SBOX.as_ptr();
     let variant = Variant::current(neon);
-    let k = k.min(GROUP).min(g.len() / BLOCK_SIZE);
+    let mut k = k.min(GROUP).min(g.len() / BLOCK_SIZE);
+    for o in [src, pre, post] {
+        if let Op::Stack(b) = o {
+            k = k.min(b.len());
+        }
+    }
     let whole = k / BATCH;
     // The operands from block `i` on, with `data` as the data's.
     let at = |o: Op<'_>, i: usize, data: *const u8| match o {
@@ -392,8 +397,8 @@ fn run(
     if whole > 0 {
         let d = g.src();
         // SAFETY: a NEON section is open (the token); the group has `whole` batches of 8 at
-        // its source and destination (equal or disjoint), and so do the stack operands;
-        // `rk` is 32 round keys and the S-box 256 bytes.
+        // its source and destination (equal or disjoint), and so do the stack operands (`k`
+        // is limited to their length); `rk` is 32 round keys and the S-box 256 bytes.
         unsafe {
             variant.crypt(
                 rk.as_ptr(),
@@ -414,7 +419,7 @@ fn run(
     let mut rest = g.range(first * BLOCK_SIZE, r * BLOCK_SIZE);
     let d = rest.src();
     // SAFETY: as above, with `r` (1 to 7) blocks at the rest's source and destination and
-    // at the stack operands from block `first` on (they are rounded up to 8 blocks).
+    // at the stack operands from block `first` on (`first + r = k`, at most their length).
     unsafe {
         variant.cryptn(
             rk.as_ptr(),
