@@ -181,8 +181,7 @@ impl<'a> Ccm<'a> {
     /// # Safety
     ///
     /// `p` must be readable for `16 * n` bytes; NEON must be on.
-    unsafe fn mac(rk: *const u32, mac: *mut u8, p: *const u8, n: usize) {
-        let n = c_uint::try_from(n).unwrap_or(0);
+    unsafe fn mac(rk: *const u32, mac: *mut u8, p: *const u8, n: c_uint) {
         // SAFETY: as required of the caller; the schedule is 32 words, the MAC 16 bytes.
         unsafe { asm::sm4rs_ce_ccm_mac(rk, mac, p, n) };
     }
@@ -209,16 +208,17 @@ impl Chain for Ccm<'_> {
     }
 
     /// MACs a piece of the associated data; with `last`, pads and MACs what is left.
-    fn ad(&mut self, _: &Neon, data: Input<'_>, last: bool) {
+    fn ad(&mut self, _: &Neon, data: Input<'_>, last: bool) -> Result {
         let (rk, mac) = (self.rk.as_ptr(), self.st.mac.as_mut_ptr());
         // SAFETY: NEON is on (the token); `p` has `n` whole blocks (`Feed`).
-        let f = |p: *const u8, n: usize| unsafe { Self::mac(rk, mac, p, n) };
+        let f = |p: *const u8, n: c_uint| unsafe { Self::mac(rk, mac, p, n) };
         let ad_len = self.ad_len;
         let feed = self.ad.get_or_insert_with(|| Self::ad_feed(ad_len));
-        feed.feed(data, f);
+        feed.feed(data, f)?;
         if last {
             feed.flush(f);
         }
+        Ok(())
     }
 
     /// The tag the last step computed.

@@ -230,19 +230,19 @@ impl Chain for Gcm<'_> {
     }
 
     /// Hashes a piece of the associated data; with `last`, pads and hashes what is left.
-    fn ad(&mut self, _: &Neon, data: Input<'_>, last: bool) {
+    fn ad(&mut self, _: &Neon, data: Input<'_>, last: bool) -> Result {
         let (h, x) = (self.key.h.0.as_ptr(), self.st.x.as_mut_ptr());
-        let ghash = |p: *const u8, n: usize| {
-            let n = c_uint::try_from(n).unwrap_or(0);
+        let ghash = |p: *const u8, n: c_uint| {
             // SAFETY: NEON is on (the token); `p` has `n` whole blocks (`Feed`), the table
             // is 128 bytes and the hash 16.
             unsafe { asm::sm4rs_ce_ghash(h, x, p, n) };
         };
         let feed = self.ad.get_or_insert_with(|| Feed::new(&[]));
-        feed.feed(data, ghash);
+        feed.feed(data, ghash)?;
         if last {
             feed.flush(ghash);
         }
+        Ok(())
     }
 
     /// The tag the last step computed.

@@ -113,8 +113,9 @@ pub(crate) trait Chain {
     /// that ends the text, and the tag ([`Chain::tag`]).
     fn step(&mut self, neon: &Neon, ad: Input<'_>, io: &mut InOut<'_>, flags: c_uint);
     /// A piece of associated data that is not in one piece (after the step with
-    /// [`FIRST`], before the text); `last` with the piece that ends it.
-    fn ad(&mut self, neon: &Neon, data: Input<'_>, last: bool);
+    /// [`FIRST`], before the text); `last` with the piece that ends it. (`EINVAL` for a
+    /// piece whose blocks a core could not count.)
+    fn ad(&mut self, neon: &Neon, data: Input<'_>, last: bool) -> Result;
     /// The tag, after the step with [`LAST`] (whole: the request takes its first
     /// `authsize` bytes).
     fn tag(&self) -> &[u8; MAX_TAG];
@@ -152,7 +153,7 @@ pub(crate) fn run<C: Chain, Iv: Block>(c: &mut C, req: &mut Request<'_, Iv>) -> 
                 }
                 c.ad(neon, piece, seen == ad_len)
             })
-            .ok_or_else(edeadlk)
+            .ok_or_else(edeadlk)?
         })?;
     }
     let mut ended = false;
@@ -236,8 +237,10 @@ impl Feed {
     }
 
     /// Feeds `data`: `f(p, n)` gets `n` whole blocks at `p` (in this buffer or in `data`),
-    /// in order; what is left of a block waits for the next piece.
-    pub(crate) fn feed(&mut self, data: Input<'_>, mut f: impl FnMut(*const u8, usize)) {
+    /// in order; what is left of a block waits for the next piece. `EINVAL`, and nothing
+    /// fed, if `data` has more blocks than a `c_uint` counts.
+    pub(crate) fn feed(&mut self, data: Input<'_>, mut f: impl FnMut(*const u8, c_uint)) -> Result {
+        let whole = c_uint::try_from(data.len() / BLOCK_SIZE).map_err(|_| EINVAL)?;
         let mut data = data;
         if self.fill > 0 {
             let k = (BLOCK_SIZE - self.fill).min(data.len());
@@ -246,23 +249,25 @@ impl Feed {
             self.fill += k;
             data = rest;
             if self.fill < BLOCK_SIZE {
-                return;
+                return Ok(());
             }
             f(self.part.as_ptr(), 1);
             self.fill = 0;
         }
-        let whole = data.len() / BLOCK_SIZE;
+        // (At most the blocks counted above: `data` only got shorter.)
+        let whole = whole.min((data.len() / BLOCK_SIZE) as c_uint);
         if whole > 0 {
             f(data.as_ptr(), whole);
         }
-        let (_, rest) = data.split_at(whole * BLOCK_SIZE);
+        let (_, rest) = data.split_at(whole as usize * BLOCK_SIZE);
         rest.read(&mut self.part[..rest.len()]);
         // INVARIANT: `rest` is shorter than a block.
         self.fill = rest.len();
+        Ok(())
     }
 
     /// Feeds what is left padded with zeros to a block (nothing if nothing is left).
-    pub(crate) fn flush(&mut self, mut f: impl FnMut(*const u8, usize)) {
+    pub(crate) fn flush(&mut self, mut f: impl FnMut(*const u8, c_uint)) {
         if self.fill > 0 {
             self.part[self.fill..].fill(0);
             f(self.part.as_ptr(), 1);
