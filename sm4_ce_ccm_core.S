@@ -244,7 +244,7 @@ SYM_FUNC_END(sm4rs_ce_ccm_mac)
 	b.eq	.Lccm\id\()_end
 	ctr_partial 1, w9
 	.if	!\enc
-	load_partial 4, DST, w9			/* the plaintext, padded with zeros */
+	mask_partial 4, 1, w9			/* the plaintext, padded with zeros */
 	.endif
 	mac1
 .Lccm\id\()_end:

@@ -179,14 +179,15 @@
 
 	/*
 	 * X <- (((X ^ \a0) H ^ \a1) H ^ \a2) H ^ \a3) H, with one reduction. The product with
-	 * X last: the others are summed while the previous reduction ends.
+	 * X last: the others are summed while the previous reduction ends. \a0-\a3 are kept
+	 * (X ^ \a0 is made in X, which the reduction then overwrites).
 	 */
 	.macro	ghash4, a0, a1, a2, a3
 	gmul	\a3, H1, K12, 0, 1
 	gmul	\a2, H2, K12, 1
 	gmul	\a1, H3, K34, 0
-	eor	\a0\().16b, \a0\().16b, X.16b
-	gmul	\a0, H4, K34, 1
+	eor	X.16b, X.16b, \a0\().16b
+	gmul	X, H4, K34, 1
 	ghash_reduce
 	.endm
 
@@ -323,7 +324,7 @@ SYM_FUNC_END(sm4rs_ce_ghash)
 	 * The 32 rounds of v0-v3 with the hash of the four bit-reflected blocks \a0-\a3 (X
 	 * <- ((((X ^ a0) H ^ a1) H ^ a2) H ^ a3) H) between them: SM4E issues on one vector
 	 * pipe, and the PMULLs and the XORs of the hash fill the other cycles. The product
-	 * with X last, as in ghash4.
+	 * with X last, as in ghash4; \a0-\a3 are kept.
 	 */
 	.macro	rounds4_ghash4, a0, a1, a2, a3
 	sm4_round4 v24
@@ -333,8 +334,8 @@ SYM_FUNC_END(sm4rs_ce_ghash)
 	sm4_round4 v26
 	gmul	\a1, H3, K34, 0
 	sm4_round4 v27
-	eor	\a0\().16b, \a0\().16b, X.16b
-	gmul	\a0, H4, K34, 1
+	eor	X.16b, X.16b, \a0\().16b
+	gmul	X, H4, K34, 1
 	sm4_round4 v28
 	ghash_reduce
 	sm4_round4 v29
@@ -392,16 +393,20 @@ SYM_FUNC_END(sm4rs_ce_ghash)
 .Lgcm\id\()_drain:
 	ghash4	v4, v5, v6, v7
 	.else
-	/* The hash of the input under the rounds of the same four blocks. */
+	/*
+	 * The hash of the input under the rounds of the same four blocks. The input is read
+	 * once (as the text a concurrent writer may change, it must be one ciphertext that is
+	 * hashed and decrypted): bit-reflected for the hash, and back for the XOR.
+	 */
 .Lgcm\id\()_loop4:
 	cmp	NBLK, #4
 	b.lo	.Lgcm\id\()_tail
-	ld1	{v4.16b-v7.16b}, [SRC]
+	ld1	{v4.16b-v7.16b}, [SRC], #64
 	next_ctr4
 	rbit4	v4, v5, v6, v7
 	rounds4_ghash4 v4, v5, v6, v7
 	tbl4
-	ld1	{v4.16b-v7.16b}, [SRC], #64	/* the input again, for the XOR */
+	rbit4	v4, v5, v6, v7
 	eor	v0.16b, v0.16b, v4.16b
 	eor	v1.16b, v1.16b, v5.16b
 	eor	v2.16b, v2.16b, v6.16b
@@ -494,7 +499,7 @@ SYM_FUNC_END(sm4rs_ce_ghash)
 	b.eq	.Lgcm\id\()_end
 	ctr_partial 0, w9
 	.if	\enc
-	load_partial 4, DST, w9			/* the ciphertext, padded with zeros */
+	mask_partial 4, 0, w9			/* the ciphertext, padded with zeros */
 	.endif
 	rbit	v4.16b, v4.16b
 	ghash1	v4

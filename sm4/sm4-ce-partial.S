@@ -2,7 +2,7 @@
 /*
  * Partial blocks for the AEAD cores (sm4_ce_gcm_core.S, sm4_ce_ccm_core.S, which
  * include this file after sm4/sm4-ce-asm.h): the bytes of a block shorter than 16, read
- * and written in pieces of 8, 4, 2 and 1 bytes, never past their end. The macros name
+ * and written in pieces of 8, 4, 2 and 1 bytes, never past their end, each read once. The macros name
  * the registers of the file that uses them: SRC and DST (a source and a destination),
  * BSWAP (the byte reversal of an SM4E output), CTRB and COUNT (the counter block).
  */
@@ -71,3 +71,21 @@
 	eor	v\ks\().16b, v\ks\().16b, v4.16b
 	store_partial \ks, DST, \n
 	.endm
+
+	/*
+	 * v\out <- the first \n (fewer than 16) bytes of v\v, the rest of the block zero: what
+	 * ctr_partial wrote, without reading it back from DST. Clobbers x15, v5 and v6.
+	 */
+	.macro	mask_partial, out, v, n
+	adr_l	x15, .Lpartial_index
+	ld1	{v5.16b}, [x15]
+	dup	v6.16b, \n
+	cmhi	v6.16b, v6.16b, v5.16b		/* 0xff where the byte's index is below \n */
+	and	v\out\().16b, v\v\().16b, v6.16b
+	.endm
+
+	.pushsection ".rodata", "a"
+	.align	4
+.Lpartial_index:
+	.byte	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	.popsection
