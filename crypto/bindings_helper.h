@@ -281,6 +281,12 @@ static inline bool sm4rs_in_serving_softirq(void)
 	return in_serving_softirq();
 }
 
+/* Argument register n (0 to 7) of the function a kprobe at its entry stopped (for tests). */
+static inline u64 sm4rs_regs_arg(struct pt_regs *regs, unsigned int n)
+{
+	return n < 8 ? regs->regs[n] : 0;
+}
+
 /* Whether this runs in hard interrupt context (for tests). */
 static inline bool sm4rs_in_hardirq(void)
 {

@@ -15,8 +15,10 @@ use crate::kunit::{
 };
 use crate::rng::Rng;
 use crate::testing::{in_hard_irq, AeadOp, AeadTfm};
-use core::ffi::CStr;
-use kernel::alloc::{flags::GFP_KERNEL, KVec};
+use crate::bindings;
+use core::ffi::{c_int, CStr};
+use core::sync::atomic::{AtomicPtr, AtomicUsize, Ordering::Relaxed};
+use kernel::alloc::{flags::GFP_KERNEL, KBox, KVec};
 
 /// An AEAD under test and its reference.
 struct Mode {
@@ -29,6 +31,9 @@ struct Mode {
     tags: &'static [usize],
     /// The IV size.
     iv_size: usize,
+    /// The driver's assembly routines and what each takes from its arguments
+    /// ([`SectionBytes`]).
+    cores: &'static [(&'static CStr, Taken)],
 }
 
 const GCM: Mode = Mode {
@@ -39,6 +44,11 @@ const GCM: Mode = Mode {
     ],
     tags: &[16, 4, 8, 12, 13, 14, 15],
     iv_size: 12,
+    cores: &[
+        (c"sm4rs_ce_gcm_enc", Taken::TextAndAd),
+        (c"sm4rs_ce_gcm_dec", Taken::TextAndAd),
+        (c"sm4rs_ce_ghash", Taken::Blocks),
+    ],
 };
 
 const CCM: Mode = Mode {
@@ -46,6 +56,11 @@ const CCM: Mode = Mode {
     references: &[c"ccm_base(ctr(sm4-oracle),cbcmac(sm4-oracle))"],
     tags: &[16, 4, 6, 8, 10, 12, 14],
     iv_size: 16,
+    cores: &[
+        (c"sm4rs_ce_ccm_enc", Taken::TextAndAd),
+        (c"sm4rs_ce_ccm_dec", Taken::TextAndAd),
+        (c"sm4rs_ce_ccm_mac", Taken::Blocks),
+    ],
 };
 
 impl Mode {
@@ -483,37 +498,187 @@ fn rfc_template(mode: &Mode, template: &str, salt: usize) -> TestResult {
     Ok(())
 }
 
+/// What an AEAD core routine takes from its arguments, in bytes.
+#[derive(Clone, Copy)]
+enum Taken {
+    /// The text's length (x3) and the associated data in one piece (the low half of x6).
+    TextAndAd,
+    /// Whole blocks, their count in x3.
+    Blocks,
+}
+
+/// A kprobe of [`SectionBytes`].
+#[repr(C)]
+struct MeterProbe {
+    /// First, so that the handler finds the rest from the kprobe.
+    kp: bindings::kprobe,
+    /// `None`: `kernel_neon_begin()`.
+    taken: Option<Taken>,
+}
+
+/// The task whose sections are measured, the bytes of the section open, and the most one
+/// section took (one [`SectionBytes`] at a time: the suites run one case at a time).
+static METER_TASK: AtomicPtr<core::ffi::c_void> = AtomicPtr::new(core::ptr::null_mut());
+static METER_NOW: AtomicUsize = AtomicUsize::new(0);
+static METER_WIDEST: AtomicUsize = AtomicUsize::new(0);
+
+/// The pre-handler of [`SectionBytes`]'s kprobes.
+///
+/// # Safety
+///
+/// Called by the kprobe machinery with a kprobe of a [`MeterProbe`] and the registers of
+/// the function it stopped at its entry.
+unsafe extern "C" fn meter(p: *mut bindings::kprobe, regs: *mut bindings::pt_regs) -> c_int {
+    // SAFETY: reads the context and the current task pointer.
+    let ours = unsafe { bindings::in_task() && bindings::current_task() == METER_TASK.load(Relaxed) };
+    if !ours {
+        return 0;
+    }
+    // SAFETY: `p` is the first field of a live `MeterProbe` (`repr(C)`).
+    let taken = unsafe { (*p.cast::<MeterProbe>()).taken };
+    // SAFETY: `regs` are the stopped function's registers.
+    let arg = |n| unsafe { bindings::regs_arg(regs, n) } as usize;
+    match taken {
+        None => {
+            METER_WIDEST.fetch_max(METER_NOW.swap(0, Relaxed), Relaxed);
+        }
+        Some(Taken::TextAndAd) => {
+            METER_NOW.fetch_add((arg(3) & 0xffff_ffff) + (arg(6) & 0xffff_ffff), Relaxed);
+        }
+        Some(Taken::Blocks) => {
+            METER_NOW.fetch_add(16 * (arg(3) & 0xffff_ffff), Relaxed);
+        }
+    }
+    0
+}
+
+/// The bytes that each NEON section of the current task hands an AEAD's core routines
+/// (associated data and text, as the routines' arguments say), measured by kprobes on
+/// `kernel_neon_begin()` and on the routines: [`SectionBytes::widest`] is the most that one
+/// section took.
+///
+/// # Invariants
+///
+/// The first `registered` of `probes` are registered kprobes.
+struct SectionBytes {
+    probes: KVec<KBox<MeterProbe>>,
+    registered: usize,
+}
+
+impl SectionBytes {
+    /// Starts measuring, with kprobes on `kernel_neon_begin()` and on `cores`.
+    fn start(cores: &[(&'static CStr, Taken)]) -> Result<Self, Failure> {
+        METER_NOW.store(0, Relaxed);
+        METER_WIDEST.store(0, Relaxed);
+        // SAFETY: reads the current task pointer.
+        METER_TASK.store(unsafe { bindings::current_task() }, Relaxed);
+        let mut me = Self {
+            probes: KVec::new(),
+            registered: 0,
+        };
+        let all = [(c"kernel_neon_begin", None)]
+            .into_iter()
+            .chain(cores.iter().map(|&(s, t)| (s, Some(t))));
+        for (symbol, taken) in all {
+            let probe = MeterProbe {
+                // SAFETY: all zeros is an unregistered kprobe with no handler.
+                kp: unsafe { core::mem::zeroed::<bindings::kprobe>() },
+                taken,
+            };
+            let mut probe = KBox::new(probe, GFP_KERNEL).map_err(|_| fail!("alloc"))?;
+            probe.kp.symbol_name = crate::crypto::c_str_ptr(symbol);
+            probe.kp.pre_handler = Some(meter);
+            me.probes.push(probe, GFP_KERNEL).map_err(|_| fail!("alloc"))?;
+            let Some(p) = me.probes.get_mut(me.registered) else {
+                return Err(fail!("alloc"));
+            };
+            // SAFETY: a valid kprobe, the first field of a `MeterProbe`, that stays allocated
+            // (boxed) until `unregister_kprobe` in `drop`.
+            let r = unsafe { bindings::register_kprobe(&mut p.kp) };
+            if r == -95 {
+                return Err(Failure {
+                    skip: true,
+                    ..fail!("no kprobes (CONFIG_KPROBES) to measure with")
+                });
+            }
+            if r != 0 {
+                kernel::pr_err!("    # register_kprobe({:?}) failed: {}\n", symbol, r);
+                return Err(fail!("register_kprobe failed"));
+            }
+            // INVARIANT: registered.
+            me.registered += 1;
+        }
+        Ok(me)
+    }
+
+    /// The most bytes one section took so far (the section open included).
+    fn widest(&self) -> usize {
+        METER_WIDEST.load(Relaxed).max(METER_NOW.load(Relaxed))
+    }
+}
+
+impl Drop for SectionBytes {
+    fn drop(&mut self) {
+        for p in self.probes.iter_mut().take(self.registered) {
+            // SAFETY: registered in `start` (type invariant).
+            unsafe { bindings::unregister_kprobe(&mut p.kp) };
+        }
+    }
+}
+
 /// A request of 256 KiB of associated data and 256 KiB of text, each in one piece, takes at
-/// least one NEON section per page of each; exactly one where the kernel lets a section
-/// span a request's work (`SECTION_MAY_SPAN_WALK`, 7.3, whose glue does so for GCM and CCM).
+/// least one NEON section per page of each, and none of them hands the cores more than a
+/// page and a block (associated data and text together, as the routines' arguments say:
+/// [`SectionBytes`]; the block one a piece of associated data completes); with 13 bytes of
+/// associated data (kTLS), a page and those 13. Exactly one section where
+/// the kernel lets a section span a request's work (`SECTION_MAY_SPAN_WALK`, 7.3, whose glue
+/// does so for GCM and CCM).
 fn sections_per_page(mode: &Mode) -> TestResult {
     skip_unless!(AeadTfm::new(mode.ours).is_ok(), "driver not loaded");
     const HALF: usize = 256 << 10;
     const PAGE: usize = crate::bindings::PAGE_SIZE;
-    let buf = zeros(2 * HALF + 16);
-    skip_unless!(buf.is_ok(), "no 512 KiB of contiguous memory");
-    let mut buf = buf?;
     let mut tfm = AeadTfm::new(mode.ours).map_err(|_| fail!("alloc"))?;
     check!(tfm.set_key(&[3u8; 16]).is_ok());
     let mut iv = [1u8; 16];
     iv[0] = 3;
-    let counter = crate::ce::CallCounter::sections()?;
-    let r = tfm.crypt(
-        AeadOp::Encrypt,
-        &mut buf,
-        None,
-        HALF,
-        HALF,
-        &iv[..mode.iv_size],
-        &[HALF, HALF, 16],
-    );
-    let sections = counter.count();
-    drop(counter);
-    check!(r.is_ok());
-    if crate::crypto::compat::SECTION_MAY_SPAN_WALK {
-        check_eq!(sections, 1);
-    } else {
-        check!(sections >= 2 * HALF / PAGE);
+    for ad in [HALF, 13] {
+        let buf = zeros(ad + HALF + 16);
+        skip_unless!(buf.is_ok(), "no 512 KiB of contiguous memory");
+        let mut buf = buf?;
+        let counter = crate::ce::CallCounter::sections()?;
+        let bytes = SectionBytes::start(mode.cores)?;
+        let r = tfm.crypt(
+            AeadOp::Encrypt,
+            &mut buf,
+            None,
+            ad,
+            HALF,
+            &iv[..mode.iv_size],
+            &[ad, HALF, 16],
+        );
+        let (sections, widest) = (counter.count(), bytes.widest());
+        drop(bytes);
+        drop(counter);
+        check!(r.is_ok());
+        if crate::crypto::compat::SECTION_MAY_SPAN_WALK {
+            check_eq!(sections, 1);
+            continue;
+        }
+        // (A piece of associated data may complete a block that the pieces before left
+        // partial: CCM's encoded length makes its pieces straddle blocks.)
+        let most = if ad > PAGE { PAGE + 16 } else { PAGE + ad };
+        if sections < (ad + HALF) / PAGE || widest > most {
+            kernel::pr_err!(
+                "    # {} NEON sections for {} bytes of associated data and {} of text, at \
+                 most {} bytes in one (allowed: {})\n",
+                sections,
+                ad,
+                HALF,
+                widest,
+                most
+            );
+            return Err(fail!("NEON sections not bounded as the kernel's glue bounds them"));
+        }
     }
     Ok(())
 }
