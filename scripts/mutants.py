@@ -7,12 +7,16 @@ the mutants of code only 7.3 compiles, and the smallest VM run that should catch
 (scenario check, as make check boots: the KUnit suites the mutant names, AF_ALG known
 answers, dm-crypt against the oracle), with testmgr's self-tests off (cryptomgr.notests=1),
 so that neither the host tests nor testmgr's fixed vectors do the catching. A mutant is
-killed only when a test of that run fails: not by the checks of the run itself (the guest
-did not finish, a timeout, the kernel log not clean, a lost or repeated result, the
-"kunit.<suite>.ran" checks of the suites the run filtered out), nor by a build that failed;
-those make its verdict ERROR, counted apart from the kills. Prints the table: mutant,
-verdict, the tests that failed (or what went wrong), time; exits 1 if a mutant survives or
-has an error.
+killed only when a test that the mutant names fails (a KUnit case of the suites its filter
+selects, or a check of the scenario itself: AF_ALG known answers, dm-crypt): not by the
+checks of the run itself (the guest did not finish, a timeout, the kernel log not clean, a
+lost or repeated result, the "kunit.<suite>.ran" checks of the suites the run filtered
+out), nor by any other test, nor by a build that failed; those make its verdict ERROR,
+counted apart from the kills. Before any mutant, a control run builds and boots the
+unmutated tree the same way on each lane the mutants use, with every KUnit suite: if
+anything fails there, nothing is scored (exit 2), as a test that always fails would
+"kill" every mutant. Prints the table: mutant, verdict, the tests that failed (or what went
+wrong), time; exits 1 if a mutant survives or has an error.
 
 Not part of `make test` (each mutant costs a module build and a VM boot).
 
@@ -24,6 +28,7 @@ at once, not at the next `make mutants`.
 """
 
 import concurrent.futures
+import fnmatch
 import os
 import re
 import shutil
@@ -173,8 +178,14 @@ MUTANTS = [
     ("aead-section-per-piece", "crypto/aead.rs",
      "let want = self.assoc_len() + self.text as usize > MAX_STEP;", "let want = false;",
      "sm4_ce_gcm.gcm_sections_per_page", "7.3"),
-    ("ghash-power", "sm4_ce_gcm_core.S", "gmul\t\\a1, H3, K34, 0\n\teor\t\\a0",
-     "gmul\t\\a1, H4, K34, 0\n\teor\t\\a0", "sm4_ce_gcm.*"),
+    # (6.12: no section over more than a page of associated data and text together; the
+    # count of sections alone would not see pieces of two pages, as many as there are.)
+    ("aead-ad-section-two-pages", "crypto/aead.rs",
+     "let (piece, tail) = data.split_at(MAX_STEP);",
+     "let (piece, tail) = data.split_at(2 * MAX_STEP);", "sm4_ce_gcm.gcm_sections_per_page",
+     "6.12"),
+    ("ghash-power", "sm4_ce_gcm_core.S", "gmul\t\\a1, H3, K34, 0\n\teor\tX.16b",
+     "gmul\t\\a1, H4, K34, 0\n\teor\tX.16b", "sm4_ce_gcm.*"),
     ("ghash8-power", "sm4_ce_gcm_core.S", "gmul\tv1, H7, K78, 0\n", "gmul\tv1, H6, K78, 0\n",
      "sm4_ce_gcm.*"),
     ("ghash8-table", "sm4_ce_gcm_core.S", "mov\tw9, #4\t\t\t\t/* H^5-H^8",
@@ -189,7 +200,7 @@ MUTANTS = [
     ("ccm-long-ad-prefix", "sm4_ce_ccm_glue.rs", "copy_from_slice(&[0xff, 0xfe]);",
      "copy_from_slice(&[0xff, 0xff]);", "sm4_ce_ccm.*"),
     ("aead-feed-partial", "sm4/aead_mode.rs",
-     "            if self.fill < BLOCK_SIZE {\n                return;\n            }\n", "",
+     "            if self.fill < BLOCK_SIZE {\n                return Ok(());\n            }\n", "",
      "sm4_ce_gcm.*"),
     ("aead-ad-with-text", "sm4/aead_mode.rs",
      "let a = ad.take().unwrap_or(Input::from_slice(&[]));",
@@ -237,8 +248,14 @@ MUTANTS = [
     ("gcm-ad-tail", "sm4_ce_gcm_core.S", "b.eq\t.Lgcm\\id\\()_adend",
      "b\t.Lgcm\\id\\()_adend", "sm4_ce_gcm.*"),
     ("gcm-partial-hash-ciphertext", "sm4_ce_gcm_core.S",
-     "load_partial 4, DST, w9\t\t\t/* the ciphertext, padded with zeros */", "",
+     "mask_partial 4, 0, w9\t\t\t/* the ciphertext, padded with zeros */", "",
      "sm4_ce_gcm.*"),
+    # (Each input byte read once: GCM decryption XORs the ciphertext it hashed, turned back
+    # from its bit-reflected form; the partial blocks are masked in registers, not read back.)
+    ("gcm-dec-once-unreflected", "sm4_ce_gcm_core.S",
+     "\ttbl4\n\trbit4\tv4, v5, v6, v7\n", "\ttbl4\n", "sm4_ce_gcm.*"),
+    ("ccm-partial-mask", "sm4/sm4-ce-partial.S",
+     "cmhi\tv6.16b, v6.16b, v5.16b", "cmhs\tv6.16b, v6.16b, v5.16b", "sm4_ce_ccm.*"),
     ("ccm-b0-length", "sm4_ce_ccm_glue.rs", "| (u128::from(flags) << 120) | u128::from(len);",
      "| (u128::from(flags) << 120) | u128::from(len & 0xff);", "sm4_ce_ccm.*"),
     ("ccm-ad-length", "sm4_ce_ccm_core.S", "rev16\tw11, ADLEN", "mov\tw11, ADLEN",
@@ -258,8 +275,22 @@ def run(cmd, **kw):
     return subprocess.run(cmd, text=True, capture_output=True, **kw)
 
 
+def named(test, glob):
+    """Whether the failed test `test` is one that a mutant with the KUnit filter `glob`
+    names: a case of the suites the filter selects (KUnit's rule: "suite.case", or the
+    suite alone when the filter has no dot), or a check of the scenario (not KUnit's)."""
+    if not test.startswith("kunit."):
+        return True
+    parts = test[len("kunit."):].split(".", 1)
+    suite_glob, _, case_glob = glob.partition(".")
+    if not fnmatch.fnmatchcase(parts[0], suite_glob):
+        return False
+    return not case_glob or len(parts) < 2 or fnmatch.fnmatchcase(parts[1], case_glob)
+
+
 def one(name, path, old, new, glob, lane, scratch_root, files, jobs):
-    """Applies one mutant to a scratch copy, builds and boots it: (name, verdict, what, s)."""
+    """Applies one mutant to a scratch copy (none for a control run: `path` None), builds
+    and boots it: (name, verdict, what, s)."""
     t0 = time.time()
     tree = os.path.join(scratch_root, name)
     try:
@@ -268,13 +299,14 @@ def one(name, path, old, new, glob, lane, scratch_root, files, jobs):
             if os.path.isfile(src):
                 os.makedirs(os.path.dirname(os.path.join(tree, f)), exist_ok=True)
                 shutil.copy2(src, os.path.join(tree, f))
-        target = os.path.join(tree, path)
-        with open(target, encoding="utf-8") as fh:
-            text = fh.read()
-        if text.count(old) != 1:
-            return (name, "ERROR", f"not applied: {path}: the text occurs {text.count(old)} times", 0)
-        with open(target, "w", encoding="utf-8") as fh:
-            fh.write(text.replace(old, new))
+        if path is not None:
+            target = os.path.join(tree, path)
+            with open(target, encoding="utf-8") as fh:
+                text = fh.read()
+            if text.count(old) != 1:
+                return (name, "ERROR", f"not applied: {path}: the text occurs {text.count(old)} times", 0)
+            with open(target, "w", encoding="utf-8") as fh:
+                fh.write(text.replace(old, new))
         # (Several mutants at once: the cores are shared out between them.)
         cores = max(1, (os.cpu_count() or 1) // jobs)
         b = run([os.path.join(tree, "scripts/modules.sh"), lane, f"-j{cores}", "modules"])
@@ -286,15 +318,25 @@ def one(name, path, old, new, glob, lane, scratch_root, files, jobs):
         for ko in ("sm4-generic.ko", "sm4-ce.ko", "sm4-neon.ko", "sm4-ce-gcm.ko",
                    "sm4-ce-ccm.ko", "sm4_kunit.ko"):
             shutil.copy(os.path.join(tree, ko), os.path.join(stage, ko))
+        append = "cryptomgr.notests=1" + (f" kunit.filter_glob={glob}" if glob else "")
         env = dict(os.environ, SM4RS_STAGE=stage, SM4RS_SMP=str(min(2, cores)),
                    SM4RS_VM_TIMEOUT="900", SM4RS_VM_WORK=os.path.join(tree, ".vm"),
-                   SM4RS_APPEND=f"cryptomgr.notests=1 kunit.filter_glob={glob}",
-                   SM4RS_COUNTS="/dev/null")
+                   SM4RS_APPEND=append, SM4RS_COUNTS="/dev/null")
         v = run([os.path.join(REPO, "scripts/vm.sh"), lane, "check", "max"], env=env)
         # (names only: the reasons are in the VM's console log)
         failed = [re.sub(r" \(.*$", "", l.split("] ", 1)[1]) for l in v.stdout.split("\n")
                   if l.startswith("FAIL ") and "] " in l]
         harness = [f for f in failed if re.match(HARNESS, f)]
+        if path is None:
+            # The control run: anything that fails, harness or test, forbids scoring.
+            ran = [l for l in v.stdout.split("\n") if l.startswith(("PASS ", "FAIL "))]
+            ok = not failed and v.returncode == 0 and ran
+            what = (f"{len(ran)} results, none failed" if ok else ", ".join(failed)
+                    or f"the VM runner exited {v.returncode}: {v.stderr[-200:]}")
+            return (name, "clean" if ok else "FAILED", what, time.time() - t0)
+        # Failures of tests the mutant does not name are no kill (and no survival).
+        others = [f for f in failed if f not in harness and not named(f, glob)]
+        harness += others
         killers = [f for f in failed if f not in harness]
         ran = [l for l in v.stdout.split("\n") if l.startswith(("PASS ", "FAIL "))]
         if killers:
@@ -350,8 +392,18 @@ def main():
     files = run(["git", "-C", REPO, "ls-files", "-co", "--exclude-standard"]).stdout.split()
     todo = [(name, path, old, new, glob, (lane or [LANE])[0])
             for name, path, old, new, glob, *lane in MUTANTS if not (only and name not in only)]
+    # The control runs: the unmutated tree, every suite, on each lane the mutants use.
+    lanes = sorted({m[5] for m in todo})
+    controls = [(f"control-{lane}", None, None, None, "", lane) for lane in lanes]
     try:
         with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+            ctl = list(pool.map(lambda m: one(*m, scratch_root, files, jobs), controls))
+            bad_ctl = [c for c in ctl if c[1] != "clean"]
+            for name, verdict, what, secs in ctl:
+                print(f"{name:<24} {verdict:<10} {int(secs):>4}  {what}")
+            if bad_ctl:
+                print("the unmutated tree fails: no mutant scored (exit 2)")
+                sys.exit(2)
             rows = list(pool.map(lambda m: one(*m, scratch_root, files, jobs), todo))
     finally:
         shutil.rmtree(scratch_root, ignore_errors=True)
