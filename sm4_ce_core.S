@@ -306,30 +306,62 @@ SYM_FUNC_START(sm4rs_ce_cbc_enc)
 	ret
 SYM_FUNC_END(sm4rs_ce_cbc_enc)
 
+	/*
+	 * The ciphertext of the batches in flight, for the modes that XOR it into the output
+	 * (CBC and CFB decryption): kept on the stack, in two buffers of 128 bytes, x12 the
+	 * batch being loaded, x13 the one being finished, so that src is read once (dst may
+	 * be src, and another thread may write it). With batches only (x8 set).
+	 */
+	.macro	enter_kept
+	cbz	x8, .Lenter_kept\@
+	sub	sp, sp, #256
+	mov	x12, sp
+	add	x13, sp, #128
+.Lenter_kept\@:
+	.endm
+
+	.macro	leave_kept
+	cbz	x8, .Lleave_kept\@
+	add	sp, sp, #256
+.Lleave_kept\@:
+	.endm
+
+	/* The batch loaded is the one to finish: the buffers swap. */
+	.macro	swap_kept
+	mov	x9, x12
+	mov	x12, x13
+	mov	x13, x9
+	.endm
+
 /*
  * void sm4rs_ce_cbc_dec(const u32 rk_dec[32], u8 *dst, const u8 *src,
  *			 unsigned int nblocks, u8 iv[16]);
  *
  * P[i] = D(C[i]) ^ C[i-1]; iv <- the last C. A finished batch is XORed with its
- * ciphertext read again from x10 (before its plaintext is stored: dst may be src).
+ * ciphertext as loaded (kept: enter_kept).
  */
 	.macro	cbc_dec_load
-	mov	x11, SRC			/* x11: this batch's ciphertext */
-	ecb_load
+	ld1	{v0.16b-v3.16b}, [SRC], #64
+	ld1	{v4.16b-v7.16b}, [SRC], #64
+	st1	{v0.16b-v3.16b}, [x12]
+	add	x9, x12, #64
+	st1	{v4.16b-v7.16b}, [x9]
+	rev32_v0_v7
 	.endm
 
 	.macro	cbc_dec_handed
-	mov	x10, x11			/* x10: the finished batch's ciphertext */
+	swap_kept
 	.endm
 
 	.macro	cbc_dec_finish
-	ld1	{v16.16b-v19.16b}, [x10], #64
+	ld1	{v16.16b-v19.16b}, [x13]
 	eor	v8.16b, v8.16b, CHAIN.16b
 	eor	v9.16b, v9.16b, v16.16b
 	eor	v10.16b, v10.16b, v17.16b
 	eor	v11.16b, v11.16b, v18.16b
 	eor	v12.16b, v12.16b, v19.16b
-	ld1	{v16.16b-v19.16b}, [x10]
+	add	x9, x13, #64
+	ld1	{v16.16b-v19.16b}, [x9]
 	eor	v13.16b, v13.16b, v16.16b
 	eor	v14.16b, v14.16b, v17.16b
 	eor	v15.16b, v15.16b, v18.16b
@@ -340,6 +372,7 @@ SYM_FUNC_END(sm4rs_ce_cbc_enc)
 SYM_FUNC_START(sm4rs_ce_cbc_dec)
 	cbz	NBLK, .Lcbc_dec_ret
 	enter_batches
+	enter_kept
 	load_round_keys
 	load_perm BSWAP, .Lbswap128
 	ld1	{CHAIN.16b}, [IV]
@@ -357,6 +390,7 @@ SYM_FUNC_START(sm4rs_ce_cbc_dec)
 	b	.Lcbc_dec_tail
 .Lcbc_dec_done:
 	st1	{CHAIN.16b}, [IV]
+	leave_kept
 	leave_batches
 .Lcbc_dec_ret:
 	ret
@@ -398,14 +432,17 @@ SYM_FUNC_END(sm4rs_ce_cfb_enc)
  *			 unsigned int nblocks, u8 iv[16]);
  *
  * P[i] = E(C[i-1]) ^ C[i]; iv <- the last C. The batch encrypts C[i-1..i+6]; its
- * finishing XORs the ciphertext read again from x10.
+ * finishing XORs the ciphertext C[i..i+7] as loaded (kept: enter_kept).
  */
 	.macro	cfb_dec_load
-	mov	x11, SRC			/* x11: this batch's ciphertext */
 	rev32	v0.16b, CHAIN.16b
 	ld1	{v1.16b-v4.16b}, [SRC], #64
 	ld1	{v5.16b-v7.16b}, [SRC], #48
 	ld1	{CHAIN.16b}, [SRC], #16		/* C[i+7], the next chain */
+	st1	{v1.16b-v4.16b}, [x12]
+	add	x9, x12, #64
+	st1	{v5.16b-v7.16b}, [x9], #48
+	st1	{CHAIN.16b}, [x9]
 	rev32	v1.16b, v1.16b
 	rev32	v2.16b, v2.16b
 	rev32	v3.16b, v3.16b
@@ -416,10 +453,11 @@ SYM_FUNC_END(sm4rs_ce_cfb_enc)
 	.endm
 
 	.macro	cfb_dec_handed
-	mov	x10, x11			/* x10: the finished batch's ciphertext */
+	swap_kept
 	.endm
 
 	.macro	cfb_dec_finish
+	mov	x10, x13
 	xor8_done_from x10
 	store8_done
 	.endm
@@ -427,6 +465,7 @@ SYM_FUNC_END(sm4rs_ce_cfb_enc)
 SYM_FUNC_START(sm4rs_ce_cfb_dec)
 	cbz	NBLK, .Lcfb_dec_ret
 	enter_batches
+	enter_kept
 	load_round_keys
 	load_perm BSWAP, .Lbswap128
 	ld1	{CHAIN.16b}, [IV]
@@ -444,6 +483,7 @@ SYM_FUNC_START(sm4rs_ce_cfb_dec)
 	b	.Lcfb_dec_tail
 .Lcfb_dec_done:
 	st1	{CHAIN.16b}, [IV]
+	leave_kept
 	leave_batches
 .Lcfb_dec_ret:
 	ret
