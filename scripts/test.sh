@@ -107,23 +107,48 @@ host_checks() {
 		echo "FAIL [host] mutants-apply (${mut:-scripts/mutants.py --check exited $mut_rc})"
 		echo "0 1" >>"$counts"
 	fi
-	# scripts/ct_check.py on routines with one planted fault each and a clean one
-	# (tests/host/ct/planted.S): exactly the planted faults found, and a failing exit.
-	local ct= ct_rc=0 ctdir
+	# scripts/ct_check.py on tests/host/ct/planted.S: a routine per rule of the checker, each
+	# with one planted fault, and a clean one (ct_clean). Every line it prints (stderr too) but
+	# its count is a finding; each, as "routine: kind" (no address), must be one of ct_want
+	# and every one of ct_want must be there, once, and the exit status 1. Anything else (an
+	# unknown instruction, a routine missing from its table or whose argument count it
+	# disagrees with, a finding more or less) fails, printing what differed.
+	local ct= ct_rc=0 ctdir ct_want
+	ct_want="ct_bad_arity: arity mismatch
+ct_const_table: memory address depends on a secret
+ct_literal_load: unknown memory operand
+ct_no_prototype: no declaration
+ct_not_in_args: not in ct_check.py's table of arguments
+ct_reads_output: reads its output
+ct_reads_twice: reads input twice
+ct_secret_arg: memory address depends on a secret
+ct_secret_br: branch target depends on a secret
+ct_secret_cbnz: branch condition depends on a secret
+ct_secret_flags: branch condition depends on a secret
+ct_secret_ret: branch target depends on a secret
+ct_secret_sp: stack pointer depends on a secret
+ct_secret_tbz: branch condition depends on a secret
+ct_secret_writeback: writeback depends on a secret
+ct_stack_slot: memory address depends on a secret
+ct_table_lookup: memory address depends on a secret
+ct_unknown_insn: unknown instruction"
 	ctdir=$(mktemp -d)
 	if "$LLVM_BIN/llvm-mc" -triple=aarch64-linux-gnu -filetype=obj -o "$ctdir/planted.o" \
 		"$REPO/tests/host/ct/planted.S"; then
-		ct=$(LLVM_BIN=$LLVM_BIN "$PYTHON" "$REPO/scripts/ct_check.py" "$ctdir/planted.o") || ct_rc=$?
+		ct=$(LLVM_BIN=$LLVM_BIN "$PYTHON" "$REPO/scripts/ct_check.py" "$ctdir/planted.o" 2>&1) || ct_rc=$?
+	else
+		ct_rc="none, llvm-mc failed"
 	fi
 	rm -rf "$ctdir"
-	ct=$(echo "$ct" | sed -n 's/^ct-check: planted\.o: \([a-z_]*\)+.*: \(memory address\|branch condition\) depends.*/\1 \2/p' |
-		LC_ALL=C sort | paste -sd ';' -)
-	if [ "$ct_rc" -eq 1 ] &&
-		[ "$ct" = "ct_secret_arg memory address;ct_secret_branch branch condition;ct_table_lookup memory address" ]; then
+	ct=$(echo "$ct" | sed -E '/^$/d; /^ct-check: [0-9]+ objects, [0-9]+ findings, [0-9]+ known$/d
+		s/^ct-check: [^:]*: ([^:+]*)(\+0x[0-9a-f]*)?: ([^:]*)(: .*)?$/\1: \3/' | LC_ALL=C sort)
+	if [ "$ct_rc" = 1 ] && [ "$ct" = "$ct_want" ]; then
 		echo "PASS [host] ct-check-planted"
 		echo "1 0" >>"$counts"
 	else
-		echo "FAIL [host] ct-check-planted (scripts/ct_check.py on tests/host/ct/planted.S: exit $ct_rc, found: ${ct:-nothing})"
+		diff <(echo "$ct_want") <(echo "$ct" | sed '/^$/d') |
+			sed -n 's/^< /     missing: /p; s/^> /     unexpected: /p' | head -n 40 || :
+		echo "FAIL [host] ct-check-planted (scripts/ct_check.py on tests/host/ct/planted.S: exit $ct_rc where 1 is wanted, $(echo "$ct" | grep -c .) findings where $(echo "$ct_want" | grep -c .) are planted: missing and unexpected ones above)"
 		echo "0 1" >>"$counts"
 	fi
 	# The crate roots (rustfmt follows their modules) and the suite they include!.
