@@ -115,6 +115,10 @@ MUTANTS = [
      "sri\tv15.4s, v13.4s, #8", "sm4_neon.*"),
     ("neon-cryptn-lane", "sm4_neon_core.S", "ld4\t{\\x0\\().s-\\x3\\().s}[2], [\\p], #16",
      "ld4\t{\\x0\\().s-\\x3\\().s}[1], [\\p], #16", "sm4_neon.*"),
+    # (CBC and CFB decryption keep each batch's ciphertext as loaded, in one of two stack
+    # buffers, for the XOR after its rounds: src read once.)
+    ("ce-kept-swap", "sm4_ce_core.S", "\tmov\tx12, x13\n\tmov\tx13, x9\n",
+     "\tmov\tx12, x13\n", "sm4_ce.modes_vs_oracle"),
     ("ce-hand-over-rev", "sm4_ce_core.S", "ext\tv14.16b, v14.16b, v14.16b, #8",
      "ext\tv14.16b, v14.16b, v14.16b, #0", "sm4_ce.*"),
     ("cfb-iv", "sm4_generic.rs",
