@@ -25,14 +25,15 @@ mod aead_mode;
 #[allow(dead_code, unreachable_pub)]
 mod sm4;
 
-use aead_mode::{Chain, CoreStep, Feed};
+use aead_mode::{Feed, StepArgs, AD_WITH_TEXT_MAX, FIRST, LAST};
 use core::ffi::{c_uint, CStr};
 use crypto::{
     aead::{self, Aead, Request, MAX_TAG},
-    eoverflow,
-    shash::Input,
+    alg::Key,
+    edeadlk, eoverflow,
     simd::{self, Neon, Simd},
-    skcipher::{InOut, Key},
+    skcipher::{InOut, MAX_STEP},
+    Input,
 };
 use kernel::{
     error::code::{EINVAL, ENODEV},
@@ -107,17 +108,6 @@ const _: () = {
     assert!(core::mem::offset_of!(CcmState, tag) == 32);
 };
 
-/// The state of one request between NEON sections.
-struct Ccm<'a> {
-    rk: &'a RoundKeys,
-    st: CcmState,
-    /// The associated data not in one piece, after its encoded length (from its first
-    /// piece on: [`Ccm::ad_feed`]).
-    ad: Option<Feed>,
-    ad_len: usize,
-    decrypt: bool,
-}
-
 /// B0 and A0 of a request (RFC 3610 2.2, 2.3) with the kernel's IV `iv` (L - 1, the nonce,
 /// room for the counter), from the lengths of its associated data, text and tag; `EINVAL`
 /// for an IV whose L is not 2 to 8, `EOVERFLOW` for a text too long for L bytes.
@@ -144,10 +134,18 @@ fn first_blocks(
     Ok([b0.to_be_bytes(), a0.to_be_bytes()])
 }
 
+/// A request's work, between NEON sections.
+struct Ccm<'a> {
+    rk: &'a RoundKeys,
+    st: CcmState,
+    decrypt: bool,
+    /// [`FIRST`] until the first step, [`LAST`] after the last.
+    flags: c_uint,
+}
+
 impl<'a> Ccm<'a> {
-    /// The state at the start of a request: B0 and A0 (`first_blocks`), and `ad_len`
-    /// bytes of associated data.
-    fn new(rk: &'a RoundKeys, [b0, ctr]: [Block; 2], ad_len: usize, decrypt: bool) -> Self {
+    /// The work of a request with B0 and A0 (`first_blocks`), none of it done.
+    fn new(rk: &'a RoundKeys, [b0, ctr]: [Block; 2], decrypt: bool) -> Self {
         Self {
             rk,
             st: CcmState {
@@ -155,9 +153,8 @@ impl<'a> Ccm<'a> {
                 ctr,
                 tag: [0; MAX_TAG],
             },
-            ad: None,
-            ad_len,
             decrypt,
+            flags: FIRST,
         }
     }
 
@@ -176,55 +173,117 @@ impl<'a> Ccm<'a> {
         Feed::new(prefix)
     }
 
-    /// `mac <- CBC-MAC(mac, n blocks at p)`.
-    ///
-    /// # Safety
-    ///
-    /// `p` must be readable for `16 * n` bytes; NEON must be on.
-    unsafe fn mac(rk: *const u32, mac: *mut u8, p: *const u8, n: c_uint) {
-        // SAFETY: as required of the caller; the schedule is 32 words, the MAC 16 bytes.
-        unsafe { asm::sm4rs_ce_ccm_mac(rk, mac, p, n) };
-    }
-}
-
-impl Chain for Ccm<'_> {
-    /// A step of the core: E(B0) and S0 with [`aead_mode::FIRST`], the associated data
-    /// `ad` after its length, the whole blocks of `io`, and with [`aead_mode::LAST`] its
-    /// partial last block and the tag.
-    fn step(&mut self, _: &Neon, ad: Input<'_>, io: &mut InOut<'_>, flags: c_uint) {
-        let rk = self.rk.as_ptr();
-        let s = CoreStep::new(&ad, io, flags);
-        let st = core::ptr::from_mut(&mut self.st);
+    /// A call of the core: E(B0) and S0 in the first, the associated data `ad` (whole, or
+    /// empty) after its length, the whole blocks of `io`, and with `last` its partial last
+    /// block and the tag.
+    fn step(&mut self, _: &Neon, ad: Input<'_>, io: &mut InOut<'_>, last: bool) {
+        let flags = self.flags | if last { LAST } else { 0 };
+        let args = StepArgs {
+            ad_len: ad.len() as c_uint,
+            flags,
+        };
+        let (rk, st) = (self.rk.as_ptr(), &raw mut self.st);
+        let (dst, src, len, ad) = (io.dst(), io.src(), io.len() as c_uint, ad.as_ptr());
         // Direct calls: the assembly has no kCFI type hash for a function pointer.
-        // SAFETY: NEON is on (the token); the schedule is 32 words; `s` is `io` and `ad`
-        // (`CoreStep`); the state is the core's (`repr(C)`, asserted).
+        // SAFETY: NEON is on (the token); the schedule is 32 words; `len` bytes at `src` and
+        // `dst`, the same or disjoint, and `ad_len` at `ad` (lengths of `c_uint`s:
+        // `InOut`'s and `Input`'s invariants); the state is the core's (`repr(C)`,
+        // asserted).
         unsafe {
             if self.decrypt {
-                asm::sm4rs_ce_ccm_dec(rk, s.dst, s.src, s.len, st, s.ad, s.args)
+                asm::sm4rs_ce_ccm_dec(rk, dst, src, len, st, ad, args)
             } else {
-                asm::sm4rs_ce_ccm_enc(rk, s.dst, s.src, s.len, st, s.ad, s.args)
+                asm::sm4rs_ce_ccm_enc(rk, dst, src, len, st, ad, args)
             }
         };
+        self.flags = if last { LAST } else { 0 };
     }
 
-    /// MACs a piece of the associated data; with `last`, pads and MACs what is left.
-    fn ad(&mut self, _: &Neon, data: Input<'_>, last: bool) -> Result {
+    /// MACs a piece of the associated data through `feed` (after the first step); with
+    /// `last`, pads and MACs what is left.
+    fn ad(&mut self, _: &Neon, feed: &mut Feed, data: Input<'_>, last: bool) {
         let (rk, mac) = (self.rk.as_ptr(), self.st.mac.as_mut_ptr());
-        // SAFETY: NEON is on (the token); `p` has `n` whole blocks (`Feed`).
-        let f = |p: *const u8, n: c_uint| unsafe { Self::mac(rk, mac, p, n) };
-        let ad_len = self.ad_len;
-        let feed = self.ad.get_or_insert_with(|| Self::ad_feed(ad_len));
-        feed.feed(data, f)?;
+        let f = |p: *const u8, n: c_uint| {
+            // SAFETY: NEON is on (the token); `p` has `n` whole blocks (`Feed`), the
+            // schedule is 32 words and the MAC 16 bytes.
+            unsafe { asm::sm4rs_ce_ccm_mac(rk, mac, p, n) }
+        };
+        feed.feed(data, f);
         if last {
             feed.flush(f);
         }
-        Ok(())
     }
 
-    /// The tag the last step computed.
-    fn tag(&self) -> &[u8; MAX_TAG] {
-        &self.st.tag
+    /// The text, a NEON section per step of the kernel's walk, with `ad` (the associated
+    /// data whole, or empty) in the first; the tag in the last (a step of its own if there
+    /// is no text).
+    fn text(
+        &mut self,
+        req: &mut Request<'_, [u8; IV_SIZE]>,
+        simd: &mut Simd,
+        ad: Input<'_>,
+    ) -> Result {
+        let mut ad = Some(ad);
+        let mut walk = req.walk(simd)?;
+        while let Some(mut step) = walk.next()? {
+            let last = step.is_last();
+            let a = ad.take().unwrap_or(Input::EMPTY);
+            step.neon(|neon, io, _| self.step(neon, a, io, last))?;
+            if !last {
+                step.leave(step.len() % BLOCK_SIZE);
+            }
+        }
+        drop(walk);
+        if self.flags != LAST {
+            let a = ad.take().unwrap_or(Input::EMPTY);
+            let mut none = [0u8; 0];
+            simd.neon(|neon| self.step(neon, a, &mut InOut::in_place(&mut none), true))
+                .ok_or_else(edeadlk)?;
+        }
+        Ok(())
     }
+}
+
+/// A request, as upstream's `ccm_crypt()`: B0 and A0 from the IV and the lengths; the
+/// associated data (after the first step, which starts the MAC with E(B0)) a NEON section
+/// per piece of the kernel's scatterwalk (or, in one piece of at most [`AD_WITH_TEXT_MAX`]
+/// bytes, in the text's first section), the text a section per step of the kernel's walk,
+/// the tag in the last; all in one section where the kernel lets a section span a request
+/// (Linux 7.3), if the request is longer than a step. Then the tag is written or checked.
+fn crypt(
+    rk: &RoundKeys,
+    req: &mut Request<'_, [u8; IV_SIZE]>,
+    simd: &mut Simd,
+    decrypt: bool,
+) -> Result {
+    let (ad_len, text_len, tag_len) = (req.assoc_len(), req.text_len(), req.auth_size());
+    let mut ccm = Ccm::new(
+        rk,
+        first_blocks(req.iv(), ad_len, text_len, tag_len)?,
+        decrypt,
+    );
+    simd.span(ad_len + text_len > MAX_STEP, |simd| {
+        let mut ad = req.assoc();
+        match ad.whole(AD_WITH_TEXT_MAX) {
+            Some(whole) => ccm.text(req, simd, whole),
+            None => {
+                let (mut feed, mut seen) = (Ccm::ad_feed(ad_len), 0);
+                while let Some(piece) = ad.next() {
+                    seen += piece.len();
+                    simd.neon(|neon| {
+                        if ccm.flags == FIRST {
+                            let mut none = [0u8; 0];
+                            ccm.step(neon, Input::EMPTY, &mut InOut::in_place(&mut none), false);
+                        }
+                        ccm.ad(neon, &mut feed, piece, seen == ad_len)
+                    })
+                    .ok_or_else(edeadlk)?;
+                }
+                ccm.text(req, simd, Input::EMPTY)
+            }
+        }
+    })?;
+    req.finish(&ccm.st.tag)
 }
 
 /// `ccm(sm4)` with SM4E.
@@ -253,20 +312,13 @@ impl Aead for CcmSm4Ce {
         }
     }
 
-    fn encrypt(ctx: &RoundKeys, req: &mut Request<'_, [u8; IV_SIZE]>) -> Result {
-        crypt(ctx, req, false)
+    fn encrypt(ctx: &RoundKeys, req: &mut Request<'_, [u8; IV_SIZE]>, simd: &mut Simd) -> Result {
+        crypt(ctx, req, simd, false)
     }
 
-    fn decrypt(ctx: &RoundKeys, req: &mut Request<'_, [u8; IV_SIZE]>) -> Result {
-        crypt(ctx, req, true)
+    fn decrypt(ctx: &RoundKeys, req: &mut Request<'_, [u8; IV_SIZE]>, simd: &mut Simd) -> Result {
+        crypt(ctx, req, simd, true)
     }
-}
-
-/// A request (see [`aead_mode::crypt`]).
-fn crypt(ctx: &RoundKeys, req: &mut Request<'_, [u8; IV_SIZE]>, decrypt: bool) -> Result {
-    let (ad_len, text_len, tag_len) = (req.assoc_len(), req.text_len(), req.auth_size());
-    let blocks = first_blocks(req.iv(), ad_len, text_len, tag_len)?;
-    aead_mode::crypt(req, |_| Ccm::new(ctx, blocks, ad_len, decrypt))
 }
 
 struct Sm4CeCcmModule {

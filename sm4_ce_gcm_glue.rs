@@ -23,14 +23,15 @@ mod aead_mode;
 #[allow(dead_code, unreachable_pub)]
 mod sm4;
 
-use aead_mode::{Chain, CoreStep, Feed};
+use aead_mode::{Feed, StepArgs, AD_WITH_TEXT_MAX, FIRST, LAST};
 use core::ffi::{c_uint, CStr};
 use crypto::{
     aead::{self, Aead, Request, MAX_TAG},
-    shash::Input,
+    alg::Key,
+    edeadlk,
     simd::{self, Neon, Simd},
-    skcipher::{InOut, Key},
-    Secret,
+    skcipher::{InOut, MAX_STEP},
+    Input, Secret,
 };
 use kernel::{
     error::code::{EINVAL, ENODEV},
@@ -180,75 +181,135 @@ impl Drop for GcmState {
     }
 }
 
-/// The state of one request between NEON sections.
+/// A request's work, between NEON sections.
 struct Gcm<'a> {
     key: &'a GcmKey,
     st: GcmState,
     /// The request's IV, from which the first step makes J0.
     iv: *const u8,
-    /// The associated data not in one piece (from its first piece on).
-    ad: Option<Feed>,
     decrypt: bool,
+    /// [`FIRST`] until the first step, [`LAST`] after the last.
+    flags: c_uint,
 }
 
 impl<'a> Gcm<'a> {
-    /// The state at the start of `req`.
+    /// The work of `req`, none of it done.
     #[inline(always)]
-    fn new(key: &'a GcmKey, req: &mut Request<'_, [u8; IV_SIZE]>, decrypt: bool) -> Self {
+    fn new(key: &'a GcmKey, req: &Request<'_, [u8; IV_SIZE]>, decrypt: bool) -> Self {
         let mut st = GcmState::zeroed();
         st.lens = [req.assoc_len() as u64, req.text_len() as u64];
         Self {
             key,
             st,
             iv: req.iv().as_ptr(),
-            ad: None,
             decrypt,
+            flags: FIRST,
         }
     }
-}
 
-impl Chain for Gcm<'_> {
-    /// A step of the core: E(J0) with [`aead_mode::FIRST`], the associated data `ad`, the
-    /// whole blocks of `io`, and with [`aead_mode::LAST`] its partial last block and the
-    /// tag.
-    fn step(&mut self, _: &Neon, ad: Input<'_>, io: &mut InOut<'_>, flags: c_uint) {
-        let key = core::ptr::from_ref(self.key).cast::<u32>();
-        let s = CoreStep::new(&ad, io, flags);
-        let (st, iv) = (core::ptr::from_mut(&mut self.st), self.iv);
+    /// A call of the core: E(J0) in the first, the associated data `ad` (whole, or empty),
+    /// the whole blocks of `io`, and with `last` its partial last block and the tag.
+    fn step(&mut self, _: &Neon, ad: Input<'_>, io: &mut InOut<'_>, last: bool) {
+        let flags = self.flags | if last { LAST } else { 0 };
+        let args = StepArgs {
+            ad_len: ad.len() as c_uint,
+            flags,
+        };
+        let (key, st) = (
+            core::ptr::from_ref(self.key).cast::<u32>(),
+            &raw mut self.st,
+        );
+        let (dst, src, len, ad) = (io.dst(), io.src(), io.len() as c_uint, ad.as_ptr());
         // Direct calls: the assembly has no kCFI type hash for a function pointer.
         // SAFETY: NEON is on (the token); `key` is the schedule followed by the table (the
-        // `repr(C)` layout, asserted); `s` is `io` and `ad` (`CoreStep`); the state is the
-        // core's (`repr(C)`, asserted); `iv` the request's 12 bytes, valid while the request
-        // is ours.
+        // `repr(C)` layout, asserted); `len` bytes at `src` and `dst`, the same or disjoint,
+        // and `ad_len` at `ad` (lengths of `c_uint`s: `InOut`'s and `Input`'s invariants);
+        // the state is the core's (`repr(C)`, asserted); `iv` the request's 12 bytes.
         unsafe {
             if self.decrypt {
-                asm::sm4rs_ce_gcm_dec(key, s.dst, s.src, s.len, st, s.ad, s.args, iv)
+                asm::sm4rs_ce_gcm_dec(key, dst, src, len, st, ad, args, self.iv)
             } else {
-                asm::sm4rs_ce_gcm_enc(key, s.dst, s.src, s.len, st, s.ad, s.args, iv)
+                asm::sm4rs_ce_gcm_enc(key, dst, src, len, st, ad, args, self.iv)
             }
         };
+        self.flags = if last { LAST } else { 0 };
     }
 
-    /// Hashes a piece of the associated data; with `last`, pads and hashes what is left.
-    fn ad(&mut self, _: &Neon, data: Input<'_>, last: bool) -> Result {
+    /// Hashes a piece of the associated data, through `feed`; with `last`, pads and hashes
+    /// what is left.
+    fn ad(&mut self, _: &Neon, feed: &mut Feed, data: Input<'_>, last: bool) {
         let (h, x) = (self.key.h.0.as_ptr(), self.st.x.as_mut_ptr());
         let ghash = |p: *const u8, n: c_uint| {
             // SAFETY: NEON is on (the token); `p` has `n` whole blocks (`Feed`), the table
             // is 128 bytes and the hash 16.
             unsafe { asm::sm4rs_ce_ghash(h, x, p, n) };
         };
-        let feed = self.ad.get_or_insert_with(|| Feed::new(&[]));
-        feed.feed(data, ghash)?;
+        feed.feed(data, ghash);
         if last {
             feed.flush(ghash);
         }
-        Ok(())
     }
 
-    /// The tag the last step computed.
-    fn tag(&self) -> &[u8; MAX_TAG] {
-        &self.st.tag
+    /// The text, a NEON section per step of the kernel's walk, with `ad` (the associated
+    /// data whole, or empty) in the first; the tag in the last (a step of its own if there
+    /// is no text).
+    fn text(
+        &mut self,
+        req: &mut Request<'_, [u8; IV_SIZE]>,
+        simd: &mut Simd,
+        ad: Input<'_>,
+    ) -> Result {
+        let mut ad = Some(ad);
+        let mut walk = req.walk(simd)?;
+        while let Some(mut step) = walk.next()? {
+            let last = step.is_last();
+            let a = ad.take().unwrap_or(Input::EMPTY);
+            step.neon(|neon, io, _| self.step(neon, a, io, last))?;
+            if !last {
+                step.leave(step.len() % BLOCK_SIZE);
+            }
+        }
+        drop(walk);
+        if self.flags != LAST {
+            let a = ad.take().unwrap_or(Input::EMPTY);
+            let mut none = [0u8; 0];
+            simd.neon(|neon| self.step(neon, a, &mut InOut::in_place(&mut none), true))
+                .ok_or_else(edeadlk)?;
+        }
+        Ok(())
     }
+}
+
+/// A request, as upstream's `gcm_crypt()`: the associated data a NEON section per piece of
+/// the kernel's scatterwalk (or, in one piece of at most [`AD_WITH_TEXT_MAX`] bytes, in
+/// the text's first section: kTLS, IPsec), the text a section per step of the kernel's walk,
+/// the tag in the last; all in one section where the kernel lets a section span a request
+/// (as its own glue does, Linux 7.3), if the request is longer than a step. Then the tag is
+/// written or checked.
+fn crypt(
+    key: &GcmKey,
+    req: &mut Request<'_, [u8; IV_SIZE]>,
+    simd: &mut Simd,
+    decrypt: bool,
+) -> Result {
+    let mut gcm = Gcm::new(key, req, decrypt);
+    let (ad_len, worth) = (req.assoc_len(), req.assoc_len() + req.text_len() > MAX_STEP);
+    simd.span(worth, |simd| {
+        let mut ad = req.assoc();
+        match ad.whole(AD_WITH_TEXT_MAX) {
+            Some(whole) => gcm.text(req, simd, whole),
+            None => {
+                let (mut feed, mut seen) = (Feed::new(&[]), 0);
+                while let Some(piece) = ad.next() {
+                    seen += piece.len();
+                    simd.neon(|neon| gcm.ad(neon, &mut feed, piece, seen == ad_len))
+                        .ok_or_else(edeadlk)?;
+                }
+                gcm.text(req, simd, Input::EMPTY)
+            }
+        }
+    })?;
+    req.finish(&gcm.st.tag)
 }
 
 /// `gcm(sm4)` with SM4E and PMULL.
@@ -285,18 +346,13 @@ impl Aead for GcmSm4Ce {
         }
     }
 
-    fn encrypt(ctx: &GcmKey, req: &mut Request<'_, [u8; IV_SIZE]>) -> Result {
-        crypt(ctx, req, false)
+    fn encrypt(ctx: &GcmKey, req: &mut Request<'_, [u8; IV_SIZE]>, simd: &mut Simd) -> Result {
+        crypt(ctx, req, simd, false)
     }
 
-    fn decrypt(ctx: &GcmKey, req: &mut Request<'_, [u8; IV_SIZE]>) -> Result {
-        crypt(ctx, req, true)
+    fn decrypt(ctx: &GcmKey, req: &mut Request<'_, [u8; IV_SIZE]>, simd: &mut Simd) -> Result {
+        crypt(ctx, req, simd, true)
     }
-}
-
-/// A request (see [`aead_mode::crypt`]).
-fn crypt(ctx: &GcmKey, req: &mut Request<'_, [u8; IV_SIZE]>, decrypt: bool) -> Result {
-    aead_mode::crypt(req, |req| Gcm::new(ctx, req, decrypt))
 }
 
 struct Sm4CeGcmModule {

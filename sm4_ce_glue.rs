@@ -34,10 +34,10 @@ mod sm4;
 
 use core::ffi::{c_uint, CStr};
 use crypto::{
-    cipher,
-    shash::{self, Input},
+    cipher, shash,
     simd::{self, Neon, Simd},
     skcipher::{self, InOut},
+    Input,
 };
 use kernel::{
     error::code::{EINVAL, ENODEV},
@@ -130,8 +130,9 @@ mod asm {
 
 /// `nblocks`, limited to the whole blocks `io` has, as the routines' count.
 fn blocks(io: &InOut<'_>, nblocks: usize) -> c_uint {
-    let n = nblocks.min(io.len() / BLOCK_SIZE);
-    c_uint::try_from(n).unwrap_or(c_uint::MAX)
+    let whole = io.blocks(BLOCK_SIZE);
+    // (Not more than `whole`, a `c_uint`.)
+    nblocks.min(whole as usize) as c_uint
 }
 
 /// Calls the chained routine `$f` of `sm4_ce_core.S` directly (no function pointer: the
@@ -221,7 +222,7 @@ impl Backend for Ce {
 
 impl MacBackend for Ce {
     fn cbcmac(_: &Neon, rk: &RoundKeys, mac: &mut sm4::Block, data: &Input<'_>) {
-        let n = c_uint::try_from(data.len() / BLOCK_SIZE).unwrap_or(c_uint::MAX);
+        let n = data.blocks(BLOCK_SIZE);
         // SAFETY: a NEON section is open (the caller holds the token); `data` has `n` whole
         // readable blocks, `mac` is one block and `rk` 32 round keys.
         unsafe { asm::sm4rs_ce_cbcmac(rk.as_ptr(), mac.as_mut_ptr(), data.as_ptr(), n) }

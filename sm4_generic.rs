@@ -75,8 +75,9 @@ impl cipher::Cipher for Sm4Generic {
 mod cfb {
     use super::sm4;
     use crate::crypto::{
+        alg::Key,
         simd::Simd,
-        skcipher::{Key, Request, Skcipher},
+        skcipher::{Request, Skcipher},
         Secret,
     };
     use core::ffi::CStr;
@@ -104,26 +105,31 @@ mod cfb {
             Ok(())
         }
 
-        fn encrypt(ctx: &sm4::Key, req: &mut Request<'_, Self::Iv>) -> Result {
-            cfb(ctx, req, true)
+        fn encrypt(ctx: &sm4::Key, req: &mut Request<'_, Self::Iv>, simd: &mut Simd) -> Result {
+            cfb(ctx, req, simd, true)
         }
 
-        fn decrypt(ctx: &sm4::Key, req: &mut Request<'_, Self::Iv>) -> Result {
-            cfb(ctx, req, false)
+        fn decrypt(ctx: &sm4::Key, req: &mut Request<'_, Self::Iv>, simd: &mut Simd) -> Result {
+            cfb(ctx, req, simd, false)
         }
     }
 
     /// CFB over a request, a block at a time through a wiped stack block.
-    fn cfb(key: &sm4::Key, req: &mut Request<'_, [u8; sm4::BLOCK_SIZE]>, enc: bool) -> Result {
-        req.walk(|step| {
-            let last = step.len() == step.total();
-            let (mut io, iv, _) = step.data();
+    fn cfb(
+        key: &sm4::Key,
+        req: &mut Request<'_, [u8; sm4::BLOCK_SIZE]>,
+        simd: &mut Simd,
+        enc: bool,
+    ) -> Result {
+        let mut walk = req.walk(simd)?;
+        while let Some(mut step) = walk.next()? {
             // Whole blocks, and a partial one only at the end of the request.
-            let n = if last {
-                io.len()
+            let n = if step.is_last() {
+                step.len()
             } else {
-                io.len() / sm4::BLOCK_SIZE * sm4::BLOCK_SIZE
+                step.len() / sm4::BLOCK_SIZE * sm4::BLOCK_SIZE
             };
+            let (mut io, iv, _) = step.parts();
             let mut blk = Secret::<{ sm4::BLOCK_SIZE }>::zeroed();
             let mut ks = Secret::<{ sm4::BLOCK_SIZE }>::zeroed();
             let mut off = 0;
@@ -146,8 +152,10 @@ mod cfb {
                 part.write(&blk[..k]);
                 off += k;
             }
-            Ok(io.len() - n)
-        })
+            let left = io.len() - n;
+            step.leave(left);
+        }
+        Ok(())
     }
 }
 

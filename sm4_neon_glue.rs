@@ -501,7 +501,8 @@ impl Backend for NeonBackend {
         let nblocks = nblocks.min(io.len() / BLOCK_SIZE);
         let whole = nblocks / BATCH;
         if whole > 0 {
-            let n = c_uint::try_from(whole).unwrap_or(c_uint::MAX);
+            // (At most the data's whole blocks, a `c_uint`.)
+            let n = whole as c_uint;
             let null = core::ptr::null();
             // SAFETY: a NEON section is open (the token); `io` has `whole` batches at its
             // source and destination, equal or disjoint; `rk` is 32 round keys and the S-box
@@ -613,8 +614,8 @@ fn serial(
     nblocks: usize,
     iv: &mut Iv,
 ) {
-    let nblocks = nblocks.min(io.len() / BLOCK_SIZE);
-    let n = c_uint::try_from(nblocks).unwrap_or(c_uint::MAX);
+    // (At most the data's whole blocks, a `c_uint`.)
+    let n = nblocks.min(io.blocks(BLOCK_SIZE) as usize) as c_uint;
     let (rk, dst, src, sbox, iv) = (
         rk.as_ptr(),
         io.dst(),

@@ -8,22 +8,20 @@
 //! A driver implements [`Aead`] and registers it with [`Registration`]. A request's source
 //! and destination each hold the associated data, then the text (then, for decryption, the
 //! tag in the source; for encryption the tag goes to the destination after the text). Its
-//! `encrypt`/`decrypt` get a [`Request`]: [`Request::for_each_ad`] hands the associated data
-//! over in pieces, each an [`Input`] (a raw view: the caller's memory, which others may write
-//! meanwhile), [`Request::walk`] walks the text as the skcipher walk does (in place or
-//! out of place, a step of at most a page at a time, one NEON section per step), and
-//! [`Request::finish`] ends it with the tag: written, or checked (`crypto_memneq()`,
-//! `EBADMSG`). As with upstream's drivers, a decryption whose tag does not
-//! match has written the text it decrypted to the destination; the caller gets `EBADMSG`
-//! and must not use it.
+//! `encrypt`/`decrypt` get the [`Request`] and the right to use NEON, and use the kernel's
+//! walks: [`Request::assoc`] for the associated data (the scatterwalk, a mapped piece at a
+//! time), [`Request::walk`] for the text (`skcipher_walk_aead_encrypt()` or `_decrypt()`,
+//! the skcipher walk's steps), and [`Request::finish`] for the tag, written or checked
+//! (`crypto_memneq()`, `EBADMSG`). As with upstream's drivers, a decryption whose tag does
+//! not match has written the text it decrypted to the destination; the caller gets
+//! `EBADMSG` and must not use it.
 
 use super::{
-    alg::{ctx, exit_tfm, init_tfm, kind},
+    alg::{ctx, exit_tfm, init_tfm, kind, Key},
     bindings, byte_slice, name_array,
-    shash::Input,
     simd::Simd,
-    skcipher::{walk_span, Key, Span, Step, MAX_STEP},
-    Block,
+    skcipher::Walk,
+    Block, Input,
 };
 use core::{
     ffi::{c_int, c_uint, CStr},
@@ -69,10 +67,10 @@ pub trait Aead: 'static {
     fn check_auth_size(size: usize) -> Result;
 
     /// Encrypts the request and writes its tag.
-    fn encrypt(ctx: &Self::Context, req: &mut Request<'_, Self::Iv>) -> Result;
+    fn encrypt(ctx: &Self::Context, req: &mut Request<'_, Self::Iv>, simd: &mut Simd) -> Result;
 
     /// Decrypts the request and checks its tag.
-    fn decrypt(ctx: &Self::Context, req: &mut Request<'_, Self::Iv>) -> Result;
+    fn decrypt(ctx: &Self::Context, req: &mut Request<'_, Self::Iv>, simd: &mut Simd) -> Result;
 }
 
 /// The C callbacks of an [`Aead`].
@@ -153,9 +151,10 @@ impl<T: Aead> Adapter<T> {
     unsafe fn crypt(
         req: *mut bindings::aead_request,
         decrypt: bool,
-        f: impl FnOnce(&T::Context, &mut Request<'_, T::Iv>) -> Result,
+        f: impl FnOnce(&T::Context, &mut Request<'_, T::Iv>, &mut Simd) -> Result,
     ) -> c_int {
-        // SAFETY: the request is valid, on a live transform.
+        // SAFETY: the request is valid, on a live transform whose `crypto_tfm` is the `base`
+        // of its `crypto_aead`.
         let (iv, tfm, cryptlen, assoclen) = unsafe {
             let tfm = (*req).base.tfm;
             (
@@ -170,7 +169,7 @@ impl<T: Aead> Adapter<T> {
         if T::Iv::SIZE > 0 && iv.is_null() {
             return EINVAL.to_errno();
         }
-        // SAFETY: the request's `crypto_tfm` is the `base` of its `crypto_aead`.
+        // SAFETY: as above.
         let auth = unsafe { (*tfm).authsize };
         let text = if decrypt {
             match cryptlen.checked_sub(auth) {
@@ -192,17 +191,11 @@ impl<T: Aead> Adapter<T> {
             text,
             auth,
             decrypt,
-            // SAFETY: no section is open in a crypto API callback; the request owns the
-            // only `Simd`.
-            simd: unsafe { Simd::new(false) },
-            tag: TagPlace {
-                p: core::ptr::null_mut(),
-                sg: core::ptr::null_mut(),
-                off: 0,
-            },
             _p: PhantomData,
         };
-        match f(ctx, &mut r) {
+        // SAFETY: no section is open in a crypto API callback; this is the only `Simd`.
+        let mut simd = unsafe { Simd::new(false) };
+        match f(ctx, &mut r, &mut simd) {
             Ok(()) => 0,
             Err(e) => e.to_errno(),
         }
@@ -246,33 +239,19 @@ kind! {
 /// `req` is a valid request, exclusively ours for `'a`, with a non-NULL IV of `Iv::SIZE`
 /// bytes if that is not zero; `text` is the length of its text (`cryptlen`, less the tag
 /// for a decryption), `auth` its tag size (at most [`MAX_TAG`]), and `assoclen + cryptlen`
-/// does not overflow. `simd` is the callback's right to use NEON. `tag`, if not NULL, is
-/// the tag's place in the kernel's linear map (as [`TagPlace`] says).
+/// does not overflow.
 pub struct Request<'a, Iv: Block> {
     req: *mut bindings::aead_request,
     text: c_uint,
     auth: c_uint,
     decrypt: bool,
-    simd: Simd,
-    tag: TagPlace,
     _p: PhantomData<(&'a mut bindings::aead_request, Iv)>,
-}
-
-/// Where a request's tag lies in the kernel's linear map, found by [`Request::one_step`] for
-/// a request in one piece: `p` the tag's `auth` bytes after the text (in the destination for
-/// an encryption, writable; in the source for a decryption); the destination's text (and an
-/// encryption's tag after it) in entry `sg` from byte `off` of its data on; `p` NULL if not
-/// found.
-struct TagPlace {
-    p: *mut u8,
-    sg: *mut bindings::scatterlist,
-    off: c_uint,
 }
 
 impl<'a, Iv: Block> Request<'a, Iv> {
     /// The length of the associated data in bytes.
     pub fn assoc_len(&self) -> usize {
-        // SAFETY: the request is valid by the type invariant.
+        // SAFETY: the request is valid (type invariant).
         unsafe { (*self.req).assoclen as usize }
     }
 
@@ -287,312 +266,251 @@ impl<'a, Iv: Block> Request<'a, Iv> {
     }
 
     /// The request's IV.
-    pub fn iv(&mut self) -> &Iv {
+    pub fn iv(&self) -> &'a Iv {
         if Iv::SIZE == 0 {
             // SAFETY: `Iv` is zero-sized, so any non-null, aligned pointer is valid for it.
             return unsafe { core::ptr::NonNull::<Iv>::dangling().as_ref() };
         }
-        // SAFETY: the IV is non-NULL with `Iv::SIZE` bytes (type invariant); `Iv` is a byte
-        // array, so any address is aligned for it.
+        // SAFETY: the IV is non-NULL with `Iv::SIZE` bytes, the request's for `'a` (type
+        // invariant), and only read; `Iv` is a byte array, aligned anywhere.
         unsafe { &*(*self.req).iv.cast::<Iv>() }
     }
 
-    /// The right to use NEON outside a walk.
-    pub fn simd(&mut self) -> &mut Simd {
-        &mut self.simd
-    }
-
-    /// Runs `f` on the request in one NEON section where the kernel's rule lets a section
-    /// span the request's work (its associated data, walk and tag; see [`Simd::span`]) and
-    /// that work is more than a step ([`MAX_STEP`]), with a section per [`Simd::neon`]
-    /// otherwise. (A shorter request in one piece of memory, the common case, takes one
-    /// section anyway; the spanning one would cost it some 50 instructions.)
-    #[inline]
-    pub fn in_one_section<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
-        let want = self.assoc_len() + self.text as usize > MAX_STEP;
-        super::simd::span_section(self, want, |r| &mut r.simd, f)
-    }
-
-    /// The associated data, if there is some and it lies in one scatterlist entry of the
-    /// source with a permanent mapping (as kTLS and IPsec send it); `None` otherwise. A driver
-    /// may then hash it in the NEON section of the text's first step instead of using
-    /// [`Request::for_each_ad`].
-    pub fn ad_in_one_piece(&self) -> Option<Input<'a>> {
+    /// The associated data, a piece at a time: the kernel's scatterwalk over the source.
+    /// (It is only read, and lies before the text, which the walks write: the two may be
+    /// used together.)
+    pub fn assoc(&self) -> AssocData<'a> {
         // SAFETY: the request is valid (type invariant).
         let (sg, len) = unsafe { ((*self.req).src, (*self.req).assoclen) };
-        if len == 0 {
-            return None;
+        // INVARIANT: the request's source, holding `assoclen` bytes of associated data,
+        // readable for `'a`.
+        AssocData {
+            walk: ScatterWalk::new(sg),
+            left: len,
+            again: None,
+            _p: PhantomData,
         }
-        // SAFETY: the source of a valid request describes at least `assoclen` bytes; the
-        // helper only reads it.
-        let p = unsafe { bindings::sg_linear(sg, len) };
-        if p.is_null() {
-            return None;
-        }
-        // SAFETY: `len` bytes at `p` in the linear map (permanently mapped) are the request's
-        // associated data, which the caller keeps readable while the request is ours (`'a`).
-        Some(unsafe { Input::new(p.cast_const().cast::<u8>(), len) })
     }
 
-    /// Hands the associated data to `f` in order, in pieces of at most [`MAX_STEP`] bytes
-    /// (each scatterlist entry's part of it, split at that size), with the right to use
-    /// NEON on each; a request that may sleep gets a reschedule point between pieces (a
-    /// driver opens one NEON section per piece). Pieces may have any length and alignment.
-    pub fn for_each_ad(&mut self, mut f: impl FnMut(Input<'_>, &mut Simd) -> Result) -> Result {
-        let mut left = self.assoc_len();
-        // SAFETY: the request is valid (type invariant).
-        let may_sleep = unsafe { (*self.req).base.flags } & bindings::CRYPTO_TFM_REQ_MAY_SLEEP != 0;
-        // After a piece, with `more` to come.
-        let pause = |more: bool| {
-            if may_sleep && more {
-                // SAFETY: the caller allows sleeping and no NEON section is open here.
-                unsafe { bindings::cond_resched() };
-            }
-        };
-        // SAFETY: the request is valid (type invariant).
-        let mut sg = unsafe { (*self.req).src };
-        let mut at = 0usize;
-        while left > 0 {
-            if sg.is_null() {
-                return Err(EINVAL);
-            }
-            let mut len: c_uint = 0;
-            // SAFETY: `sg` is an entry of the request's valid source scatterlist.
-            let p = unsafe { bindings::sg_entry(sg, &mut len) };
-            let n = (len as usize).min(left);
-            if !p.is_null() {
-                // SAFETY: the entry's `len >= n` bytes are mapped at `p` (permanently), and the
-                // caller keeps the request's source readable while the request is ours.
-                let mut data = unsafe { Input::new(p.cast_const().cast::<u8>(), n as c_uint) };
-                let mut rest = left;
-                while !data.is_empty() {
-                    let (piece, tail) = data.split_at(MAX_STEP);
-                    rest -= piece.len();
-                    f(piece, &mut self.simd)?;
-                    pause(rest > 0);
-                    data = tail;
-                }
-            } else {
-                // Without a permanent mapping (highmem): copied out a little at a time (the
-                // buffer only here: zeroing it costs a short request some 80 instructions).
-                let mut buf = [0u8; 256];
-                let mut done = 0;
-                while done < n {
-                    let k = (n - done).min(buf.len());
-                    let piece = buf.get_mut(..k).ok_or(EINVAL)?;
-                    // SAFETY: the source holds `assoclen` bytes and `at + done + k` is
-                    // within them; `piece` is writable for `k` bytes.
-                    unsafe {
-                        bindings::sg_copy(
-                            piece.as_mut_ptr().cast(),
-                            (*self.req).src,
-                            (at + done) as c_uint,
-                            k as c_uint,
-                            0,
-                        )
-                    };
-                    done += k;
-                    f(Input::from_slice(piece), &mut self.simd)?;
-                    pause(left > done);
-                }
-            }
-            left -= n;
-            at += n;
-            // SAFETY: `sg` is a valid entry; `sg_next` gives the next one or NULL.
-            sg = unsafe { bindings::sg_next(sg) };
-        }
-        Ok(())
-    }
-
-    /// The whole text as one step, if the request lies in one piece (see
-    /// [`Request::one_piece`]: what kTLS, IPsec and most short requests send); its tag's
-    /// place is then kept for [`Request::finish`], which flushes the destination's pages
-    /// with the tag's. `None` otherwise (and for an empty text): use [`Request::walk`].
-    pub fn one_step(&mut self) -> Option<Step<'_, [u8; 0]>> {
-        let (src, dst) = self.one_piece()?;
-        let n = self.text as usize;
-        // SAFETY: the text's source and destination in the linear map, `n` bytes each, the
-        // same or disjoint, the request's while it is ours (`one_piece`); no IV (`[u8; 0]`).
-        Some(unsafe { Step::new(src, dst, n, n, core::ptr::null_mut(), &mut self.simd) })
-    }
-
-    /// Walks the text, as [`super::skcipher::Request::walk`] walks an skcipher's data: `f`
-    /// gets each step (whole chunks but for the last step) and returns how many bytes at
-    /// its end it left for the next one.
-    pub fn walk(&mut self, f: impl FnMut(&mut Step<'_, [u8; 0]>) -> Result<usize>) -> Result {
-        let req = self.req;
-        // SAFETY: the request is valid (type invariant).
-        let span = unsafe {
-            Span {
-                src: (*req).src,
-                dst: (*req).dst,
-                off: (*req).assoclen,
-                len: self.text,
-                iv: (*req).iv.cast(),
-                flags: (*req).base.flags,
-            }
-        };
-        let decrypt = self.decrypt;
-        // SAFETY: the span is the request's text (the kernel's AEAD walks cover the same
-        // bytes: `cryptlen`, less the tag when decrypting, after the associated data); the
-        // request is ours; the steps get no IV (`[u8; 0]`).
+    /// Walks the text (`skcipher_walk_aead_encrypt()` or `_decrypt()`), as
+    /// [`super::skcipher::Request::walk`] walks an skcipher's data; its steps have no IV.
+    pub fn walk<'s>(&'s mut self, simd: &'s mut Simd) -> Result<Walk<'s, [u8; 0]>> {
+        let (req, decrypt) = (self.req, self.decrypt);
+        // SAFETY: the request is valid and ours while the walk borrows it (type invariant);
+        // the kernel's AEAD walks cover its text (after the associated data, without the
+        // tag of a decryption); its steps get no IV (`[u8; 0]`).
         unsafe {
-            walk_span::<[u8; 0], true>(
-                &span,
-                &mut self.simd,
-                |w| {
-                    if decrypt {
-                        bindings::skcipher_walk_aead_decrypt(w, req, false)
-                    } else {
-                        bindings::skcipher_walk_aead_encrypt(w, req, false)
-                    }
-                },
-                f,
-            )
+            Walk::start(simd, |w| {
+                if decrypt {
+                    bindings::skcipher_walk_aead_decrypt(w, req, false)
+                } else {
+                    bindings::skcipher_walk_aead_encrypt(w, req, false)
+                }
+            })
         }
     }
 
     /// Ends the request with `tag`, the tag computed: an encryption writes its first
-    /// [`Request::auth_size`] bytes after the text in the destination; a decryption
-    /// compares them with the request's (after the text in the source) in time independent
-    /// of their contents, `EBADMSG` if they differ ([`end_with_tag`] either way).
+    /// [`Request::auth_size`] bytes after the text in the destination; a decryption compares
+    /// them with the request's (after the text in the source) in time independent of their
+    /// contents, `EBADMSG` if they differ (`scatterwalk_map_and_copy()`, `crypto_memneq()`).
     pub fn finish(&mut self, tag: &[u8; MAX_TAG]) -> Result {
-        let decrypt = self.decrypt;
-        if !self.tag.p.is_null() {
-            let (p, sg, off) = (self.tag.p, self.tag.sg, self.tag.off);
-            // SAFETY: `p` is the tag's place, `auth` bytes, writable for an encryption (type
-            // invariant).
-            let r = unsafe { end_with_tag(p, tag, self.auth, decrypt) };
-            let n = if decrypt {
-                self.text
-            } else {
-                self.text + self.auth
-            };
-            // SAFETY: the entry `sg` holds the destination's text, and an encryption's tag
-            // after it, from byte `off` on (type invariant); the pages are flushed as the
-            // walk and the scatterlist copy do.
-            unsafe { bindings::sg_flush_dcache(sg, off, n) };
-            return r;
-        }
         // SAFETY: the request is valid (type invariant); `assoclen + text` does not overflow.
-        let (list, at) = unsafe {
+        let (at, src, dst) = unsafe {
             let r = &*self.req;
-            (if decrypt { r.src } else { r.dst }, r.assoclen + self.text)
+            (r.assoclen + self.text, r.src, r.dst)
         };
-        let (mut sg, mut off) = (list, at);
-        // SAFETY: the tag's scatterlist describes `assoclen + text + auth` bytes (the
-        // destination of an encryption, the source of a decryption); the helper only reads
-        // it and writes the two locals.
-        let linear = unsafe { bindings::sg_linear_at(&mut sg, &mut off, self.auth) };
-        let mut copy = super::Secret::<MAX_TAG>::zeroed();
-        let p = if linear.is_null() {
-            copy.as_mut_ptr()
-        } else {
-            linear.cast::<u8>()
-        };
-        if linear.is_null() && decrypt {
-            // SAFETY: the source holds the tag's `auth <= MAX_TAG` bytes at `at`; `copy` has
-            // room for them.
-            unsafe { bindings::sg_copy(p.cast(), list, at, self.auth, 0) };
+        if !self.decrypt {
+            // SAFETY: the destination of an encryption holds the tag's `auth <= MAX_TAG`
+            // bytes after the text; the function only reads `tag`.
+            unsafe {
+                bindings::scatterwalk_map_and_copy(
+                    tag.as_ptr().cast_mut().cast(),
+                    dst,
+                    at,
+                    self.auth,
+                    1,
+                )
+            };
+            return Ok(());
         }
-        // SAFETY: `p` is the tag's place, `auth` bytes: in the linear map (the destination's,
-        // ours to write, or the source's) or the copy.
-        let r = unsafe { end_with_tag(p, tag, self.auth, decrypt) };
-        if !decrypt {
-            if linear.is_null() {
-                // SAFETY: the destination holds `assoclen + cryptlen + authsize` bytes for an
-                // encryption; `copy` holds the tag's `auth` bytes and is only read.
-                unsafe { bindings::sg_copy(p.cast(), list, at, self.auth, 1) };
-            } else {
-                // SAFETY: the entry `sg` holds the bytes just written, from byte `off` of its
-                // data on; the page is flushed as the kernel's scatterlist copy does.
-                unsafe { bindings::sg_flush_dcache(sg, off, self.auth) };
-            }
-        }
-        r
-    }
-
-    /// The text and the tag in the kernel's linear map, if the text is at most [`MAX_STEP`]
-    /// bytes (a page) and lies, with the tag after it where the tag is (the destination of
-    /// an encryption, the source of a decryption), in one entry of each scatterlist, with a
-    /// permanent mapping: then the text's source and destination (the same memory or
-    /// disjoint); the tag's place, and the destination's entry and the text's offset in it,
-    /// kept in `self.tag`. `None` otherwise, and for an empty text.
-    fn one_piece(&mut self) -> Option<(*const u8, *mut u8)> {
-        let (text, auth) = (self.text, self.auth);
-        if text == 0 || text as usize > MAX_STEP {
-            return None;
-        }
-        // SAFETY: the request is valid (type invariant).
-        let (src_sg, dst_sg, ad_len) =
-            unsafe { ((*self.req).src, (*self.req).dst, (*self.req).assoclen) };
-        let (tag_sg, other_sg) = if self.decrypt {
-            (src_sg, dst_sg)
+        let mut theirs = super::Secret::<MAX_TAG>::zeroed();
+        // SAFETY: the source of a decryption holds the tag's `auth <= MAX_TAG` bytes after
+        // the text; `theirs` has room for them.
+        unsafe {
+            bindings::scatterwalk_map_and_copy(theirs.as_mut_ptr().cast(), src, at, self.auth, 0)
+        };
+        // SAFETY: both are readable for `auth <= MAX_TAG` bytes.
+        let differ = unsafe {
+            bindings::crypto_memneq(
+                tag.as_ptr().cast(),
+                theirs.as_ptr().cast(),
+                self.auth as usize,
+            )
+        };
+        if differ {
+            Err(ebadmsg())
         } else {
-            (dst_sg, src_sg)
-        };
-        let (mut sg, mut off) = (tag_sg, ad_len);
-        // SAFETY: the scatterlist holding the tag describes `assoclen + text + auth` bytes
-        // (`text + auth` does not overflow: the text is at most a page, the tag at most
-        // `MAX_TAG`); the helper only reads it and writes the two locals.
-        let with_tag = unsafe { bindings::sg_linear_at(&mut sg, &mut off, text + auth) };
-        if with_tag.is_null() {
-            return None;
+            Ok(())
         }
-        let other = if other_sg == tag_sg {
-            with_tag
-        } else {
-            let (mut osg, mut ooff) = (other_sg, ad_len);
-            // SAFETY: the other scatterlist describes at least `assoclen + text` bytes; as
-            // above.
-            let p = unsafe { bindings::sg_linear_at(&mut osg, &mut ooff, text) };
-            if p.is_null() {
-                return None;
-            }
-            if self.decrypt {
-                // The destination's entry, for the flush (an encryption's is the tag's).
-                (sg, off) = (osg, ooff);
-            }
-            p
-        };
-        // INVARIANT: the tag's `auth` bytes after the text; `sg`/`off` the destination's
-        // entry and the text's offset in it, with an encryption's tag after the text.
-        self.tag = TagPlace {
-            p: with_tag.cast::<u8>().wrapping_add(text as usize),
-            sg,
-            off,
-        };
-        let (src, dst) = if self.decrypt {
-            (with_tag, other)
-        } else {
-            (other, with_tag)
-        };
-        Some((src.cast_const().cast::<u8>(), dst.cast::<u8>()))
     }
 }
 
-/// The tag moved, in one place: for an encryption, the first `auth` bytes of `tag` written
-/// at `p`; for a decryption, compared with the `auth` bytes at `p` with `crypto_memneq()`
-/// (time independent of their contents), `EBADMSG` if they differ.
+/// The associated data of a request, a mapped piece at a time ([`Request::assoc`]).
 ///
-/// # Safety
+/// # Invariants
 ///
-/// `auth <= MAX_TAG`; `p` is valid for `auth` bytes: writable for an encryption, readable
-/// for a decryption.
-unsafe fn end_with_tag(p: *mut u8, tag: &[u8; MAX_TAG], auth: c_uint, decrypt: bool) -> Result {
-    if !decrypt {
-        // SAFETY: `p` is writable for `auth <= MAX_TAG` bytes (caller), `tag` is another
-        // object.
-        unsafe { core::ptr::copy_nonoverlapping(tag.as_ptr(), p, auth as usize) };
-        return Ok(());
+/// `walk` walks the request's source, of which `left` bytes of associated data are still to
+/// come after the piece mapped (if any), readable for `'a`; a piece handed out stays mapped
+/// until the next is asked for or this is dropped; `again` is whether the piece mapped is to
+/// be handed out again (after [`AssocData::whole`] found it not whole).
+pub struct AssocData<'a> {
+    walk: ScatterWalk,
+    left: c_uint,
+    again: Option<Input<'a>>,
+    _p: PhantomData<&'a [u8]>,
+}
+
+impl AssocData<'_> {
+    /// Ends the piece handed out before, if any, and hands out the next, of at most a page
+    /// (`scatterwalk_next()`; before Linux 6.15 its clamp and map); `None` at the end.
+    pub fn next(&mut self) -> Option<Input<'_>> {
+        if let Some(piece) = self.again.take() {
+            return Some(piece);
+        }
+        self.walk.done(self.left > 0);
+        if self.left == 0 {
+            return None;
+        }
+        // SAFETY: `left` bytes of the walk's scatterlist are still to come (type invariant).
+        let (p, n) = unsafe { self.walk.next(self.left) };
+        self.left -= n;
+        // SAFETY: the piece is mapped, readable for `n` bytes, until the walk is told it is
+        // done, which borrowing `self` holds off.
+        Some(unsafe { Input::new(p, n) })
     }
-    // SAFETY: both are readable for `auth <= MAX_TAG` bytes (caller).
-    let differ = unsafe {
-        bindings::crypto_memneq(tag.as_ptr().cast(), p.cast_const().cast(), auth as usize)
-    };
-    if differ {
-        Err(ebadmsg())
-    } else {
-        Ok(())
+
+    /// The associated data whole, if there is some and it is one piece of at most `max`
+    /// bytes (as kTLS and IPsec send it); `None` otherwise, and [`AssocData::next`] then
+    /// hands out the pieces from the first.
+    pub fn whole(&mut self, max: usize) -> Option<Input<'_>> {
+        let all = self.left as usize;
+        if all == 0 || all > max || self.again.is_some() {
+            return None;
+        }
+        // SAFETY: as in `next` (nothing was handed out: `again` is unset and `left` all).
+        let (p, n) = unsafe { self.walk.next(self.left) };
+        self.left -= n;
+        // SAFETY: as in `next`; the piece stays mapped until `next` ends it after handing
+        // it out again, or until the drop.
+        let piece = unsafe { Input::new(p, n) };
+        if n as usize == all {
+            return Some(piece);
+        }
+        self.again = Some(piece);
+        None
+    }
+}
+
+impl Drop for AssocData<'_> {
+    fn drop(&mut self) {
+        self.walk.done(false);
+    }
+}
+
+/// A walk of a scatterlist that is only read (`struct scatter_walk`), a mapped piece at a
+/// time: from Linux 6.15 `scatterwalk_next()` and `scatterwalk_done_src()`; before, the
+/// clamp, map, unmap, advance and done of upstream's 6.12 glue.
+///
+/// # Invariants
+///
+/// `len` is the length of the piece mapped at `piece`, 0 if none; `w` is started once
+/// `started`.
+struct ScatterWalk {
+    w: bindings::scatter_walk,
+    sg: *mut bindings::scatterlist,
+    started: bool,
+    piece: *const u8,
+    len: core::ffi::c_uint,
+}
+
+impl ScatterWalk {
+    /// A walk of `sg` from its start (started at the first piece asked for).
+    fn new(sg: *mut bindings::scatterlist) -> Self {
+        // INVARIANT: nothing mapped, not started.
+        Self {
+            // SAFETY: all zeros is a valid walk not started (pointers and integers).
+            w: unsafe { core::mem::zeroed() },
+            sg,
+            started: false,
+            piece: core::ptr::null(),
+            len: 0,
+        }
+    }
+
+    /// Maps the next piece of the data, of at most `total` bytes (and a page): its address
+    /// and length (more than 0).
+    ///
+    /// # Safety
+    ///
+    /// `total` (more than 0) bytes must be left in the scatterlist, valid during the walk;
+    /// no piece mapped ([`ScatterWalk::done`] after each).
+    unsafe fn next(&mut self, total: core::ffi::c_uint) -> (*const u8, core::ffi::c_uint) {
+        if !self.started {
+            // SAFETY: `sg` is a valid entry (there are bytes left: caller).
+            unsafe { bindings::scatterwalk_start(&mut self.w, self.sg) };
+            self.started = true;
+        }
+        #[cfg(sm4rs_scatterwalk_next)]
+        // SAFETY: a started walk with `total` bytes left (caller); the field is the address
+        // `scatterwalk_next()` sets.
+        let (p, n) = unsafe {
+            let n = bindings::scatterwalk_next(&mut self.w, total);
+            (self.w.__bindgen_anon_1.addr.cast::<u8>(), n)
+        };
+        #[cfg(not(sm4rs_scatterwalk_next))]
+        // SAFETY: as above; an entry whose end the walk reached gives 0 until the walk
+        // starts on the next one (which exists: bytes are left).
+        let (p, n) = unsafe {
+            let mut n = bindings::scatterwalk_clamp(&mut self.w, total);
+            if n == 0 {
+                bindings::scatterwalk_start(&mut self.w, bindings::sg_next(self.w.sg));
+                n = bindings::scatterwalk_clamp(&mut self.w, total);
+            }
+            (
+                bindings::scatterwalk_map(&mut self.w)
+                    .cast_const()
+                    .cast::<u8>(),
+                n,
+            )
+        };
+        // INVARIANT: the piece mapped.
+        (self.piece, self.len) = (p, n);
+        (p, n)
+    }
+
+    /// Ends the piece mapped, if any (unmapped, the walk advanced past it); `more`: whether
+    /// data is left to walk (before Linux 6.15, the walk then moves to the next entry at the
+    /// end of one, and must not past the last).
+    fn done(&mut self, more: bool) {
+        let n = core::mem::take(&mut self.len);
+        if n == 0 {
+            return;
+        }
+        #[cfg(sm4rs_scatterwalk_next)]
+        let _ = more;
+        #[cfg(sm4rs_scatterwalk_next)]
+        // SAFETY: a piece of `n` bytes is mapped (type invariant).
+        unsafe {
+            bindings::scatterwalk_done_src(&mut self.w, n)
+        };
+        #[cfg(not(sm4rs_scatterwalk_next))]
+        // SAFETY: a piece of `n` bytes is mapped at `piece` (type invariant); the walk goes
+        // on to the next entry at the end of one only if data follows (`more`).
+        unsafe {
+            bindings::scatterwalk_unmap(self.piece.cast_mut().cast());
+            bindings::scatterwalk_advance(&mut self.w, n);
+            bindings::scatterwalk_done(&mut self.w, 0, core::ffi::c_int::from(more));
+        };
     }
 }

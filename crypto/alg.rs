@@ -37,7 +37,7 @@ use core::{
 };
 use kernel::{
     alloc::{flags::GFP_KERNEL, KBox},
-    error::{to_result, Result},
+    error::{code::EINVAL, to_result, Result},
     types::Opaque,
     ThisModule,
 };
@@ -134,8 +134,8 @@ macro_rules! kind {
         }
 
         /// The description of `T`, at compile time, for [`Registration::new`].
-        pub const fn alg<T: $trait>() -> super::alg::Desc<$kind> {
-            super::alg::Desc(Adapter::<T>::ALG)
+        pub const fn alg<T: $trait>() -> super::alg::Alg<$kind> {
+            super::alg::Alg(Adapter::<T>::ALG)
         }
 
         #[doc = concat!(
@@ -220,9 +220,10 @@ macro_rules! __crypto_alias_crypto {
 #[allow(unused_imports)]
 pub use __crypto_alias_crypto as alias_crypto;
 
-/// The C description of one algorithm of kind `K`, built at compile time by the kind's
-/// `alg()` (e.g. [`super::skcipher::alg`]), for [`Registration::new`].
-pub struct Desc<K: Kind>(pub(crate) K::Raw);
+/// The C description of one algorithm of kind `K` (its `struct skcipher_alg`, ...), built at
+/// compile time by the kind's `alg()` (e.g. [`super::skcipher::alg`]), for
+/// [`Registration::new`].
+pub struct Alg<K: Kind>(pub(crate) K::Raw);
 
 /// The `crypto_alg` of the description `raw`.
 fn base<K: Kind>(raw: *mut K::Raw) -> *mut bindings::crypto_alg {
@@ -311,7 +312,7 @@ pub struct Registration<K: Kind, const N: usize> {
 impl<K: Kind, const N: usize> Registration<K, N> {
     /// Registers `algs` (all or none), owned by `module`: a live transform of any of them
     /// keeps the module loaded.
-    pub fn new(module: &'static ThisModule, algs: [Desc<K>; N]) -> Result<Self> {
+    pub fn new(module: &'static ThisModule, algs: [Alg<K>; N]) -> Result<Self> {
         let mut done: [MaybeUninit<NonNull<K::Raw>>; N] = [const { MaybeUninit::uninit() }; N];
         for (i, desc) in algs.into_iter().enumerate() {
             let res = Self::register_one(module, desc.0);
@@ -439,4 +440,60 @@ pub(crate) unsafe extern "C" fn exit_tfm<K: Kind, C>(tfm: *mut K::Tfm) {
     unsafe { ptr::drop_in_place(c) };
     // SAFETY: the area is `size_of::<C>()` bytes long.
     unsafe { wipe_raw(c.cast(), size_of::<C>()) };
+}
+
+/// A key as given to a `set_key` (of a skcipher, an AEAD), with the transform's request
+/// flags.
+pub struct Key<'a> {
+    bytes: &'a [u8],
+    flags: u32,
+}
+
+impl<'a> Key<'a> {
+    /// A key given with the transform flags `flags` (`crt_flags`).
+    pub(crate) fn new(bytes: &'a [u8], flags: u32) -> Self {
+        Self { bytes, flags }
+    }
+
+    /// The key bytes.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// Whether the user asked for weak keys to be refused (`CRYPTO_TFM_REQ_FORBID_WEAK_KEYS`).
+    pub fn forbids_weak_keys(&self) -> bool {
+        self.flags & bindings::CRYPTO_TFM_REQ_FORBID_WEAK_KEYS != 0
+    }
+
+    /// The kernel's XTS key check (`xts_verify_key()`): an even length, and two different
+    /// halves when weak keys are forbidden or the kernel is in FIPS mode. The halves are
+    /// compared with `crypto_memneq()`, in time independent of their contents.
+    pub fn verify_xts(&self) -> Result {
+        let b = self.bytes;
+        if b.len() % 2 != 0 {
+            return Err(EINVAL);
+        }
+        let (k1, k2) = b.split_at(b.len() / 2);
+        if fips_enabled() || self.forbids_weak_keys() {
+            // SAFETY: both halves are readable for `k1.len()` bytes.
+            let differ = unsafe {
+                bindings::crypto_memneq(k1.as_ptr().cast(), k2.as_ptr().cast(), k1.len())
+            };
+            if !differ {
+                return Err(EINVAL);
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(CONFIG_CRYPTO_FIPS)]
+fn fips_enabled() -> bool {
+    // SAFETY: `fips_enabled` is set once at boot and only read afterwards.
+    unsafe { bindings::fips_enabled != 0 }
+}
+
+#[cfg(not(CONFIG_CRYPTO_FIPS))]
+fn fips_enabled() -> bool {
+    false
 }

@@ -6,7 +6,6 @@
  */
 #include <linux/crypto.h>
 #include <linux/fips.h>
-#include <linux/highmem.h>
 #include <linux/scatterlist.h>
 #include <crypto/aead.h>
 #include <crypto/algapi.h>
@@ -158,81 +157,6 @@ static inline bool sm4rs_crypto_memneq(const void *a, const void *b, size_t size
 	return crypto_memneq(a, b, size) != 0;
 }
 
-/*
- * The address in the kernel's linear map of the first len bytes described by sg, if they
- * all lie in its first entry and that has a permanent mapping (no highmem); NULL otherwise.
- */
-static inline void *sm4rs_sg_linear(struct scatterlist *sg, unsigned int len)
-{
-	if (!sg || sg->length < len)
-		return NULL;
-	if (IS_ENABLED(CONFIG_HIGHMEM) && PageHighMem(sg_page(sg)))
-		return NULL;
-	return sg_virt(sg);
-}
-
-/*
- * The same for the len bytes from byte *offp on, in whichever entry holds them: on success,
- * *sgp is that entry and *offp the bytes' offset in its data.
- */
-static inline void *sm4rs_sg_linear_at(struct scatterlist **sgp, unsigned int *offp,
-				       unsigned int len)
-{
-	struct scatterlist *sg = *sgp;
-	unsigned int off = *offp;
-
-	while (sg && off >= sg->length) {
-		off -= sg->length;
-		sg = sg_next(sg);
-	}
-	if (!sg || sg->length - off < len)
-		return NULL;
-	if (IS_ENABLED(CONFIG_HIGHMEM) && PageHighMem(sg_page(sg)))
-		return NULL;
-	*sgp = sg;
-	*offp = off;
-	return sg_virt(sg) + off;
-}
-
-/*
- * The address in the kernel's linear map of the data of the scatterlist entry sg, and its
- * length in *len; NULL if it has no permanent mapping (highmem).
- */
-static inline void *sm4rs_sg_entry(struct scatterlist *sg, unsigned int *len)
-{
-	*len = sg->length;
-	if (IS_ENABLED(CONFIG_HIGHMEM) && PageHighMem(sg_page(sg)))
-		return NULL;
-	return sg_virt(sg);
-}
-
-/*
- * What the scatterlist walker does to each destination page it wrote (flush_dcache_page(),
- * where the architecture needs it), for len bytes from byte start on of sg's first entry.
- */
-static inline void sm4rs_sg_flush_dcache(struct scatterlist *sg, unsigned int start,
-					 unsigned int len)
-{
-#if ARCH_IMPLEMENTS_FLUSH_DCACHE_PAGE
-	unsigned int first = sg->offset + start;
-	struct page *page = sg_page(sg) + (first >> PAGE_SHIFT);
-	unsigned int n = (offset_in_page(first) + len + PAGE_SIZE - 1) >> PAGE_SHIFT;
-
-	while (n--)
-		flush_dcache_page(page++);
-#endif
-}
-
-/*
- * Copies nbytes between buf and the data described by sg from byte start on (out: into
- * sg), as scatterwalk_map_and_copy() (an exported function on 6.12, inline later).
- */
-static inline void sm4rs_sg_copy(void *buf, struct scatterlist *sg, unsigned int start,
-				 unsigned int nbytes, int out)
-{
-	scatterwalk_map_and_copy(buf, sg, start, nbytes, out);
-}
-
 /* Whether the CPUs have FP/ASIMD and the kernel uses it (not so with arm64.nofpsimd). */
 static inline bool sm4rs_system_supports_fpsimd(void)
 {
@@ -242,7 +166,7 @@ static inline bool sm4rs_system_supports_fpsimd(void)
 /*
  * Swaps the 16 bytes at a with the 16 at b (disjoint; any alignment): ciphertext stealing's
  * final swap, in four word loads and stores, where Rust code for the kernel's target
- * (+strict-align) would move them a byte at a time (about 130 instructions).
+ * (+strict-align) would move them a byte at a time.
  */
 static inline void sm4rs_swap16(u8 *a, u8 *b)
 {

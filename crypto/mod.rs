@@ -30,14 +30,16 @@ pub mod bindings;
 pub mod aead;
 pub mod alg;
 pub mod cipher;
-pub mod compat;
 pub mod param;
 pub mod shash;
 pub mod shash_buffer;
 pub mod simd;
 pub mod skcipher;
 
-use core::ffi::{c_char, CStr};
+use core::{
+    ffi::{c_char, c_uint, CStr},
+    marker::PhantomData,
+};
 
 /// `CRYPTO_MINALIGN`, the alignment of a transform's context area. (bindgen gives it the type
 /// `size_t` out of tree, and in the kernel's bindings, where it is a literal, one of its
@@ -81,12 +83,124 @@ mod private {
 ///
 /// If `len > 0`, `p` must be valid for reads of `len` bytes during `'a`, not written
 /// meanwhile.
-pub(crate) unsafe fn byte_slice<'a>(p: *const u8, len: core::ffi::c_uint) -> &'a [u8] {
+pub(crate) unsafe fn byte_slice<'a>(p: *const u8, len: c_uint) -> &'a [u8] {
     if len == 0 {
         return &[];
     }
     // SAFETY: guaranteed by the caller.
     unsafe { core::slice::from_raw_parts(p, len as usize) }
+}
+
+/// Bytes in a caller's buffer, only read: the data of a hash update, a piece of the
+/// associated data of an AEAD request.
+///
+/// Not a slice: the buffer may be memory that other threads write meanwhile (AF_ALG hashes
+/// user pages; the crypto API promises an AEAD no more than that its associated data can be
+/// read), and a `&[u8]` would let the compiler assume it does not change while it lives. It
+/// is only read by copying bytes out at one point ([`Input::read`], as C's `memcpy()`
+/// would) or by assembly ([`Input::as_ptr`]); what a concurrent writer makes of the result
+/// is the caller's business, as with the C drivers.
+///
+/// # Invariants
+///
+/// `ptr` is valid for reads of `len` bytes during `'a` (it may be NULL if `len` is 0), and
+/// `len` fits a `c_uint`.
+#[derive(Clone, Copy)]
+pub struct Input<'a> {
+    ptr: *const u8,
+    len: usize,
+    _p: PhantomData<&'a [u8]>,
+}
+
+impl<'a> Input<'a> {
+    /// No bytes.
+    pub const EMPTY: Input<'static> = Input {
+        ptr: core::ptr::null(),
+        len: 0,
+        _p: PhantomData,
+    };
+
+    /// The `len` bytes at `ptr`.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` must be valid for reads of `len` bytes during `'a` (or `len` 0).
+    pub(crate) unsafe fn new(ptr: *const u8, len: c_uint) -> Self {
+        // INVARIANT: as required of the caller.
+        Self {
+            ptr,
+            len: len as usize,
+            _p: PhantomData,
+        }
+    }
+
+    /// The bytes of `buf`, e.g. a buffer of a partial block.
+    pub fn from_array<const N: usize>(buf: &'a [u8; N]) -> Self {
+        const { assert!(N <= c_uint::MAX as usize) };
+        // INVARIANT: an array is readable for its length while it is borrowed.
+        Self {
+            ptr: buf.as_ptr(),
+            len: N,
+            _p: PhantomData,
+        }
+    }
+
+    /// The number of bytes.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The number of whole blocks of `size` bytes (not zero), as assembly takes it.
+    pub fn blocks(&self, size: usize) -> c_uint {
+        // (At most `len`, which fits: type invariant.)
+        (self.len / size.max(1)) as c_uint
+    }
+
+    /// The first byte, readable for [`Input::len`] bytes (for assembly routines).
+    pub fn as_ptr(&self) -> *const u8 {
+        self.ptr
+    }
+
+    /// Splits into the first `n` bytes (at most [`Input::len`]) and the rest (views of the
+    /// same data: it is only ever read).
+    pub fn split_at(&self, n: usize) -> (Input<'a>, Input<'a>) {
+        let n = n.min(self.len);
+        // INVARIANT: both parts lie in the original range.
+        (
+            Input {
+                ptr: self.ptr,
+                len: n,
+                _p: PhantomData,
+            },
+            Input {
+                // `n <= len`: in bounds, or `ptr` itself if `n` is 0.
+                ptr: self.ptr.wrapping_add(n),
+                len: self.len - n,
+                _p: PhantomData,
+            },
+        )
+    }
+
+    /// Copies the first `buf.len()` bytes (at most [`Input::len`]) into `buf`.
+    pub fn read(&self, buf: &mut [u8]) {
+        self.read_at(0, buf);
+    }
+
+    /// Copies `buf.len()` bytes from byte `offset` on (at most what is there) into `buf`.
+    pub fn read_at(&self, offset: usize, buf: &mut [u8]) {
+        let offset = offset.min(self.len);
+        let n = buf.len().min(self.len - offset);
+        if n > 0 {
+            // SAFETY: `ptr` is readable for `len >= offset + n` bytes (type invariant) and
+            // `buf` is a distinct, writable buffer of at least `n` bytes.
+            unsafe { core::ptr::copy_nonoverlapping(self.ptr.add(offset), buf.as_mut_ptr(), n) };
+        }
+    }
 }
 
 /// Copies `name` into a fixed-size, NUL-padded C `char` array (e.g. `cra_name`).
@@ -235,5 +349,36 @@ pub unsafe fn wipe_raw(ptr: *mut u8, len: usize) {
 }
 
 // sm4rs-oot-begin
-pub(crate) use compat::module;
+/// Declares the module, hiding the differences between the `module!` macros of the kernels
+/// this project supports (6.12 takes one `author`, later kernels a list of `authors`).
+macro_rules! module {
+    (
+        type: $type:ident,
+        name: $name:tt,
+        author: $author:tt,
+        description: $desc:tt,
+        license: $license:tt
+        $(, alias: [$($alias:tt),* $(,)?])? $(,)?
+    ) => {
+        #[cfg(sm4rs_module_authors)]
+        ::kernel::prelude::module! {
+            type: $type,
+            name: $name,
+            authors: [$author],
+            description: $desc,
+            license: $license,
+            $(alias: [$($alias),*],)?
+        }
+        #[cfg(not(sm4rs_module_authors))]
+        ::kernel::prelude::module! {
+            type: $type,
+            name: $name,
+            author: $author,
+            description: $desc,
+            license: $license,
+            $(alias: [$($alias),*],)?
+        }
+    };
+}
+pub(crate) use module;
 // sm4rs-oot-end

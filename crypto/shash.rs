@@ -24,7 +24,7 @@ use super::{
     bindings, byte_slice, name_array,
     shash_buffer::Partial,
     simd::Simd,
-    Block,
+    Block, Input,
 };
 use core::{
     ffi::{c_int, c_uint, CStr},
@@ -277,104 +277,6 @@ impl<T: Shash> Adapter<T> {
     }
 }
 
-/// Bytes in a caller's buffer: the data of a hash update, the associated data of an AEAD
-/// request ([`super::aead`]).
-///
-/// Not a slice: the buffer may be memory that other threads write meanwhile (AF_ALG hashes
-/// user pages; the crypto API promises an AEAD no more than that its associated data can be
-/// read), and a `&[u8]` would let the compiler assume it does not change while it lives. It
-/// is only read by copying bytes out at one point ([`Input::read`], as C's `memcpy()`
-/// would) or by assembly ([`Input::as_ptr`]); what a concurrent writer makes of the result
-/// is the caller's business, as with the C drivers.
-///
-/// # Invariants
-///
-/// `ptr` is valid for reads of `len` bytes during `'a` (it may be NULL if `len` is 0).
-#[derive(Clone, Copy)]
-pub struct Input<'a> {
-    ptr: *const u8,
-    len: usize,
-    _p: PhantomData<&'a [u8]>,
-}
-
-impl<'a> Input<'a> {
-    /// The `len` bytes at `ptr`.
-    ///
-    /// # Safety
-    ///
-    /// `ptr` must be valid for reads of `len` bytes during `'a` (or `len` 0).
-    pub(crate) unsafe fn new(ptr: *const u8, len: c_uint) -> Self {
-        // INVARIANT: as required of the caller.
-        Self {
-            ptr,
-            len: len as usize,
-            _p: PhantomData,
-        }
-    }
-
-    /// The bytes of `buf`, e.g. a driver's or the abstraction's own buffer of a partial
-    /// block.
-    pub fn from_slice(buf: &'a [u8]) -> Self {
-        // INVARIANT: a slice is readable for its length while it is borrowed.
-        Self {
-            ptr: buf.as_ptr(),
-            len: buf.len(),
-            _p: PhantomData,
-        }
-    }
-
-    /// The number of bytes.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether there are no bytes.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// The first byte, readable for [`Input::len`] bytes (for assembly routines).
-    pub fn as_ptr(&self) -> *const u8 {
-        self.ptr
-    }
-
-    /// Splits into the first `n` bytes (at most [`Input::len`]) and the rest (views of the
-    /// same data: it is only ever read).
-    pub fn split_at(&self, n: usize) -> (Input<'a>, Input<'a>) {
-        let n = n.min(self.len);
-        // INVARIANT: both parts lie in the original range.
-        (
-            Input {
-                ptr: self.ptr,
-                len: n,
-                _p: PhantomData,
-            },
-            Input {
-                // `n <= len`: in bounds, or `ptr` itself if `n` is 0.
-                ptr: self.ptr.wrapping_add(n),
-                len: self.len - n,
-                _p: PhantomData,
-            },
-        )
-    }
-
-    /// Copies the first `buf.len()` bytes (at most [`Input::len`]) into `buf`.
-    pub fn read(&self, buf: &mut [u8]) {
-        self.read_at(0, buf);
-    }
-
-    /// Copies `buf.len()` bytes from byte `offset` on (at most what is there) into `buf`.
-    pub fn read_at(&self, offset: usize, buf: &mut [u8]) {
-        let offset = offset.min(self.len);
-        let n = buf.len().min(self.len - offset);
-        if n > 0 {
-            // SAFETY: `ptr` is readable for `len >= offset + n` bytes (type invariant) and
-            // `buf` is a distinct, writable buffer of at least `n` bytes.
-            unsafe { ptr::copy_nonoverlapping(self.ptr.add(offset), buf.as_mut_ptr(), n) };
-        }
-    }
-}
-
 // SAFETY: `crypto_register_shash()` and `crypto_unregister_shash()` register and unregister
 // the algorithm a `shash_alg` describes.
 kind! {
@@ -384,4 +286,17 @@ kind! {
         tfm: crypto_shash at base,
         unsafe register: crypto_register_shash, crypto_unregister_shash,
     }
+}
+
+/// The block size of the kernel's `cbcmac` template (which testmgr compares a driver's
+/// with): 1 before the block-only hash interface, the cipher's after.
+#[cfg(not(sm4rs_shash_block_only))]
+pub const fn cbcmac_block_size(_cipher_block_size: u32) -> u32 {
+    1
+}
+/// The block size of the kernel's `cbcmac` template (which testmgr compares a driver's
+/// with): 1 before the block-only hash interface, the cipher's after.
+#[cfg(sm4rs_shash_block_only)]
+pub const fn cbcmac_block_size(cipher_block_size: u32) -> u32 {
+    cipher_block_size
 }

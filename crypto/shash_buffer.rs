@@ -9,12 +9,10 @@
 //! 6.16), nothing where it does.
 // sm4rs-oot-begin
 //!
-//! Its two forms are cfg'd on `sm4rs_shash_block_only` (`kernel-differences.txt`) as the
-//! items of [`super::compat`] are; they live here, with the hashes, so that `compat` depends
-//! on no kind of algorithm.
+//! Its two forms are cfg'd on `sm4rs_shash_block_only` (`kernel-differences.txt`).
 // sm4rs-oot-end
 
-use super::{bindings, shash::Input};
+use super::{bindings, Input};
 
 /// The partial block of a hash request between its updates, where the kernel does not keep
 /// it: in the driver's part of the descriptor (before the block-only hash interface).
@@ -78,7 +76,7 @@ impl Partial {
             // The buffered block is completed, and more follows (or need not).
             let (head, rest) = data.split_at(block - have);
             head.read(&mut self.buf[have..block]);
-            blocks(cx, Input::from_slice(&self.buf[..block]));
+            blocks(cx, Input::from_array(&self.buf).split_at(block).0);
             data = rest;
             have = 0;
         }
@@ -108,7 +106,7 @@ impl Partial {
     ) {
         self.update(cx, data, block, final_nonzero, blocks);
         let len = usize::from(self.len).min(block);
-        last(cx, Input::from_slice(&self.buf[..len]));
+        last(cx, Input::from_array(&self.buf).split_at(len).0);
         super::wipe(&mut self.buf);
         self.len = 0;
     }

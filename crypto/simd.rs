@@ -28,7 +28,7 @@
 //!
 //! The difference between the kernels (6.12's `kernel_neon_begin(void)`, 7.3's
 //! `kernel_neon_begin(struct user_fpsimd_state *)` with a buffer that must stay put for the
-//! whole section) is hidden in `compat::section_begin` and `compat::section_end`.
+//! whole section) is hidden in `section_begin` and `section_end`.
 
 use super::bindings;
 use core::marker::PhantomData;
@@ -42,29 +42,38 @@ pub struct Neon {
 }
 
 /// The right to open kernel-mode NEON sections, lent by a crypto API callback to the driver
-/// for the duration of the callback (or of one walk step).
+/// for the duration of the callback.
 ///
 /// Drivers only ever get it by mutable reference, so they cannot keep it past the callback;
 /// it is neither `Send` nor `Sync`.
 ///
 /// # Invariants
 ///
-/// While a `Simd` can be used, no kernel-mode NEON section opened by this abstraction is
-/// open, but with `context` [`HELD`] the one [`span_section`] opened around that use (the
-/// kernel's rule letting it span several steps, [`super::compat::SECTION_MAY_SPAN_WALK`]):
-/// they are
-/// created only by the abstraction's callback trampolines and walk, outside any section,
-/// at most one usable at a time, and [`Simd::neon`] and [`span_section`] borrow it for the
-/// whole section. With `crypto_api`, the callback also follows `crypto_simd_usable()`
-/// (which the crypto self-tests turn off to exercise non-SIMD fallbacks, see
-/// [`Simd::allowed`]).
+/// While a `Simd` can be used, no kernel-mode NEON section is open in its context but, with
+/// [`Context::Held`], the one [`Simd::span`] opened around that use: `Simd`s are created
+/// only by the callback trampolines, outside any section, at most one usable at a time, and
+/// [`Simd::neon`] and [`Simd::span`] borrow it for the whole section. With `crypto_api`,
+/// the callback also follows `crypto_simd_usable()` (which the crypto self-tests turn off to
+/// exercise non-SIMD fallbacks, see [`Simd::allowed`]).
 pub struct Simd {
     crypto_api: bool,
-    /// `bindings::neon_context()`, once asked: 0 no NEON, 1 NEON, 2 NEON in a softirq; or
-    /// [`HELD`] while a section is open around this use of the `Simd` ([`span_section`]),
-    /// which [`Simd::neon`] then runs its closures in.
-    context: Option<core::ffi::c_int>,
+    context: Context,
     _not_send: PhantomData<*mut ()>,
+}
+
+/// What a [`Simd`] knows of its context.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Context {
+    /// Not asked yet (callbacks that never use NEON do not pay for the question).
+    Unknown,
+    /// No section may be opened here.
+    Refused,
+    /// Sections may be opened, in task context (or a softirq on PREEMPT_RT).
+    Task,
+    /// Sections may be opened, in a softirq, where the abstraction marks them.
+    Softirq,
+    /// A section is open around this use ([`Simd::span`]): [`Simd::neon`] runs in it.
+    Held,
 }
 
 impl Simd {
@@ -79,68 +88,59 @@ impl Simd {
     /// No kernel-mode NEON section may be open in this context (by the caller or any caller
     /// up the stack) while the result lives, and no other `Simd` may be usable meanwhile.
     pub(crate) unsafe fn new(crypto_api: bool) -> Self {
-        // INVARIANT: guaranteed by the caller. The context is checked when a section is
-        // asked for, so callbacks that never use NEON pay nothing.
+        // INVARIANT: guaranteed by the caller.
         Self {
             crypto_api,
-            context: None,
+            context: Context::Unknown,
             _not_send: PhantomData,
         }
     }
 
     /// Whether a section could be opened now: the callback allows NEON, `may_use_simd()`
     /// holds, and no kernel-mode NEON section is open that a new one would nest in: none of
-    /// this task (one that a C caller would have left open around the crypto API call, which
-    /// the kernel marks with `TIF_KERNEL_FPSTATE`; allowed only from a softirq that
-    /// interrupted it, never on PREEMPT_RT), and none of this abstraction in the softirq
-    /// being served (which the abstraction marks per CPU, as the kernel does not). Or: a
-    /// section spanning this use of the `Simd` is open ([`Simd::span`]), which
-    /// [`Simd::neon`] runs its closures in.
-    pub fn allowed(&self) -> bool {
-        self.context == Some(HELD) || self.context() != 0
+    /// this task (one that a C caller left open around the crypto API call, which the kernel
+    /// marks with `TIF_KERNEL_FPSTATE`; allowed only from a softirq that interrupted it,
+    /// never on PREEMPT_RT), and none of this abstraction in the softirq being served (which
+    /// the abstraction marks per CPU, as the kernel does not); or a section spanning this use
+    /// is open ([`Simd::span`]).
+    pub fn allowed(&mut self) -> bool {
+        self.context() != Context::Refused
     }
 
-    /// `bindings::neon_context()`: 0 where no section may be opened, 1 where one may, 2 where
-    /// one may in a softirq (whose sections the abstraction marks).
-    fn context(&self) -> core::ffi::c_int {
-        // SAFETY: the helper reads per-CPU, context and thread state only.
-        unsafe { bindings::neon_context(self.crypto_api) }
-    }
-
-    /// [`Simd::context`], asked once: the context cannot change during the callback (or
-    /// walk) that lent the `Simd`.
-    fn context_once(&mut self) -> core::ffi::c_int {
-        match self.context {
-            Some(c) => c,
-            None => *self.context.insert(self.context()),
+    /// The context, asked once: it cannot change during the callback that lent the `Simd`.
+    fn context(&mut self) -> Context {
+        if self.context == Context::Unknown {
+            // SAFETY: the helper reads per-CPU, context and thread state only.
+            self.context = match unsafe { bindings::neon_context(self.crypto_api) } {
+                0 => Context::Refused,
+                2 => Context::Softirq,
+                _ => Context::Task,
+            };
         }
+        self.context
     }
 
     /// Runs `f` inside a kernel-mode NEON section and returns its result, or returns `None`
     /// without running it where NEON may not be used (see [`Simd::allowed`]).
     ///
-    /// The section must be short (the walks hand drivers at most a page at a time) and `f`
-    /// must not sleep. The context is checked the first time only: it cannot change during
-    /// the callback (or walk) that lent the `Simd`, and the sections of one `Simd` never
-    /// nest. Inside a section that spans the caller's work ([`Simd::span`]), `f` runs in
-    /// that one.
+    /// The section must be short (a walk's step at most, a page) and `f` must not sleep.
+    /// Inside a section that spans the caller's work ([`Simd::span`]), `f` runs in that one.
     #[inline(always)]
     pub fn neon<R>(&mut self, f: impl FnOnce(&Neon) -> R) -> Option<R> {
-        let context = self.context_once();
-        if context == 0 {
+        let context = self.context();
+        if context == Context::Refused {
             return None;
         }
         let token = Neon {
             _not_send: PhantomData,
         };
-        // In the section `span_section` opened (`HELD`, never where sections do not span
-        // walks), `f` runs in it; otherwise in a section of its own.
-        let open = !(super::compat::SECTION_MAY_SPAN_WALK && context == HELD);
-        let softirq = context == 2;
-        let mut st = super::compat::SectionState::new();
+        // (`Held` only where sections may span a request's work.)
+        let open = !(SECTION_MAY_SPAN_WALK && context == Context::Held);
+        let softirq = context == Context::Softirq;
+        let mut st = SectionState::new();
         if open {
             // SAFETY: NEON may be used here and no section is open (checked above, and by
-            // the type invariant); `st` stays in this frame until the section ends below, and
+            // the type invariant); `st` stays in this frame until the section ends below;
             // `f` cannot open another section (`self` is borrowed).
             unsafe { begin(&mut st, softirq) };
         }
@@ -152,70 +152,52 @@ impl Simd {
         Some(r)
     }
 
-    /// Runs `f` with this `Simd`, in one kernel-mode NEON section where the kernel's rule
-    /// lets a section span a request's work ([`super::compat::SECTION_MAY_SPAN_WALK`]): the
-    /// sections `f` asks for ([`Simd::neon`]) are then that one. Elsewhere (or where NEON
-    /// may not be used, or inside such a section already), `f` runs as it is, with a
-    /// section per [`Simd::neon`].
+    /// Runs `f` with this `Simd` in one kernel-mode NEON section, if `worth` it and the
+    /// kernel's rule lets a section span a request's work
+    /// ([`SECTION_MAY_SPAN_WALK`]): the walk between its steps, an AEAD's
+    /// associated data and tag. Its [`Simd::neon`] sections are then that one. Otherwise
+    /// (or where NEON may not be used, or inside such a section already) `f` runs as it is.
     ///
     /// `f` may then sleep where the caller may: the kernel keeps a task's section across a
     /// reschedule.
     #[inline]
-    pub fn span<R>(&mut self, f: impl FnOnce(&mut Simd) -> R) -> R {
-        span_section(self, true, |s| s, f)
-    }
-}
-
-/// The context of a [`Simd`] while a section is open around its use ([`span_section`]).
-const HELD: core::ffi::c_int = 3;
-
-/// [`Simd::span`] for work that needs the owner of the `Simd` (`simd` finds it in `owner`:
-/// a request, whose walks take it); without `want`, `f` just runs (the owner's work is too
-/// small for a section around it to pay).
-#[inline]
-pub(crate) fn span_section<T, R>(
-    owner: &mut T,
-    want: bool,
-    simd: impl Fn(&mut T) -> &mut Simd,
-    f: impl FnOnce(&mut T) -> R,
-) -> R {
-    let mut context = 0;
-    if super::compat::SECTION_MAY_SPAN_WALK && want {
-        context = simd(owner).context_once();
-    }
-    // (One call of `f` below, so that it is inlined once.)
-    let open = context != 0 && context != HELD;
-    let softirq = context == 2;
-    let mut st = super::compat::SectionState::new();
-    if open {
+    pub fn span<R>(&mut self, worth: bool, f: impl FnOnce(&mut Simd) -> R) -> R {
+        let context = if SECTION_MAY_SPAN_WALK && worth {
+            self.context()
+        } else {
+            Context::Refused
+        };
+        let open = matches!(context, Context::Task | Context::Softirq);
+        if !open {
+            return f(self);
+        }
+        let softirq = context == Context::Softirq;
+        let mut st = SectionState::new();
         // SAFETY: NEON may be used here and no section is open (checked above, and by the
-        // type invariant: the `Simd` is not `HELD`); `st` stays in this frame until the
-        // section ends below; `f` cannot open another one: its sections are this one
-        // (`HELD`), and the `Simd` is the only one usable.
+        // type invariant: the `Simd` is not `Held`); `st` stays in this frame until the
+        // section ends below; `f`'s sections are this one (`Held`).
         unsafe { begin(&mut st, softirq) };
-        // INVARIANT: the section is open until `f` returns; `HELD` says so meanwhile.
-        simd(owner).context = Some(HELD);
-    }
-    let r = f(owner);
-    if open {
-        simd(owner).context = Some(context);
+        // INVARIANT: the section is open until `f` returns; `Held` says so meanwhile.
+        self.context = Context::Held;
+        let r = f(self);
+        self.context = context;
         // SAFETY: ends the section begun above with `st`, which has not moved.
         unsafe { end(&mut st, softirq) };
+        r
     }
-    r
 }
 
-/// Begins a section of this abstraction ([`super::compat::section_begin`]), marked as such
+/// Begins a section of this abstraction ([`section_begin`]), marked as such
 /// in a softirq (`softirq`: the context is 2).
 ///
 /// # Safety
 ///
-/// As for [`super::compat::section_begin`]; [`end`] ends it with the same `st` and
+/// As for [`section_begin`]; [`end`] ends it with the same `st` and
 /// `softirq`.
 #[inline(always)]
-unsafe fn begin(st: &mut super::compat::SectionState, softirq: bool) {
+unsafe fn begin(st: &mut SectionState, softirq: bool) {
     // SAFETY: as required (caller).
-    unsafe { super::compat::section_begin(st) };
+    unsafe { section_begin(st) };
     if softirq {
         // SAFETY: marks the section just opened in a softirq.
         unsafe { bindings::neon_softirq_mark(true) };
@@ -228,13 +210,123 @@ unsafe fn begin(st: &mut super::compat::SectionState, softirq: bool) {
 ///
 /// `st` and `softirq` began the section that is open, and `st` has not moved since.
 #[inline(always)]
-unsafe fn end(st: &mut super::compat::SectionState, softirq: bool) {
+unsafe fn end(st: &mut SectionState, softirq: bool) {
     if softirq {
         // SAFETY: the section closes next.
         unsafe { bindings::neon_softirq_mark(false) };
     }
     // SAFETY: as required (caller).
-    unsafe { super::compat::section_end(st) };
+    unsafe { section_end(st) };
+}
+
+/// Whether a kernel-mode NEON section may span a request's work: a walk's steps, with the
+/// kernel's walk (`skcipher_walk_done()`, which may sleep) between them, and an AEAD's
+/// associated data and tag. With the section's state buffer on the caller's stack (Linux
+/// 6.19, `scoped_ksimd()`), the kernel keeps a task's section across a reschedule, and its
+/// own arm64 glue (7.3's, which this follows) opens one section over the whole walk of XTS
+/// (`arch/arm64/crypto/sm4-ce-glue.c`, `sm4_xts_crypt()`), over the whole of a GCM or CCM
+/// request (`sm4-ce-gcm-glue.c` `gcm_crypt()`, `sm4-ce-ccm-glue.c` `ccm_crypt()`) and over
+/// a whole hash update (`sm4_mac_update()`), and one per walk step for the other modes.
+/// Before (6.12's glue), every section ends before the walk goes on, and holds at most a
+/// page ([`super::skcipher::MAX_STEP`]). Used by [`Simd::span`].
+#[cfg(sm4rs_neon_state)]
+pub const SECTION_MAY_SPAN_WALK: bool = true;
+
+/// See the other form.
+#[cfg(not(sm4rs_neon_state))]
+pub const SECTION_MAY_SPAN_WALK: bool = false;
+
+/// The FPSR value that marks a section's state buffer as not written by the kernel: all
+/// ones, which no saved FPSR is (its RES0 bits read as zero).
+#[cfg(sm4rs_neon_state)]
+const UNUSED_FPSR: u32 = u32::MAX;
+
+/// What a kernel-mode NEON section keeps from its start to its end: from Linux 6.19, the
+/// buffer for the task's FPSIMD state that `kernel_neon_begin()` takes, which must stay at
+/// its address for the whole section (the caller's stack frame); before, nothing.
+struct SectionState {
+    #[cfg(sm4rs_neon_state)]
+    state: core::mem::MaybeUninit<bindings::user_fpsimd_state>,
+}
+
+impl SectionState {
+    /// A state for one section (nothing is written before [`section_begin`]).
+    #[inline(always)]
+    fn new() -> Self {
+        Self {
+            #[cfg(sm4rs_neon_state)]
+            state: core::mem::MaybeUninit::uninit(),
+        }
+    }
+}
+
+/// Begins a kernel-mode NEON section: `kernel_neon_begin()`, with `st`'s buffer for the
+/// task's FPSIMD state (Linux 6.19 and later).
+///
+/// # Safety
+///
+/// NEON may be used in this context and no section is open on this CPU; [`section_end`]
+/// ends the section with the same `st`, which does not move meanwhile, and nothing between
+/// opens another section.
+#[inline(always)]
+unsafe fn section_begin(st: &mut SectionState) {
+    #[cfg(sm4rs_neon_state)]
+    {
+        let st = st.state.as_mut_ptr();
+        // The kernel writes the buffer only when it saves an FPSIMD context there: this
+        // section's, if the task is scheduled out during it, or, in a softirq, that of the
+        // task's own kernel-mode section it interrupted. A saved FPSR has its RES0 bits
+        // clear, so an all-ones FPSR marks a buffer the kernel did not use, which then holds
+        // nothing to wipe (wiping all 528 bytes after every section would cost more than a
+        // short request's SM4).
+        // SAFETY: `st` is valid for writes; `fpsr` is a plain `u32` field.
+        unsafe { core::ptr::addr_of_mut!((*st).fpsr).write(UNUSED_FPSR) };
+        // SAFETY: NEON may be used here and no section is open (the caller); the buffer
+        // stays at this address until the matching `kernel_neon_end()` (the caller).
+        unsafe { bindings::kernel_neon_begin(st) };
+    }
+    #[cfg(not(sm4rs_neon_state))]
+    {
+        let _ = st;
+        // SAFETY: NEON may be used here and no section is open (the caller).
+        unsafe { bindings::kernel_neon_begin() };
+    }
+}
+
+/// Ends the section [`section_begin`] began with `st`: `kernel_neon_end()`, and on Linux
+/// 6.19 and later the state buffer wiped if the kernel wrote to it.
+///
+/// # Safety
+///
+/// `st` began the section that is open, and has not moved since.
+#[inline(always)]
+unsafe fn section_end(st: &mut SectionState) {
+    #[cfg(sm4rs_neon_state)]
+    {
+        let st = st.state.as_mut_ptr();
+        // SAFETY: ends the section begun with this buffer (the caller).
+        unsafe { bindings::kernel_neon_end(st) };
+        // SAFETY: `fpsr` was initialised by `section_begin` and the kernel no longer uses
+        // the buffer; volatile, as the kernel may have written it behind the compiler's back.
+        let used = unsafe { core::ptr::addr_of!((*st).fpsr).read_volatile() } != UNUSED_FPSR;
+        if used {
+            // The buffer holds registers of this section (saved on preemption: round keys,
+            // data) or of the task it interrupted.
+            // SAFETY: `st` is the buffer, `size_of` bytes, no longer used by the kernel.
+            unsafe {
+                super::wipe_raw(
+                    st.cast(),
+                    core::mem::size_of::<bindings::user_fpsimd_state>(),
+                )
+            };
+        }
+    }
+    #[cfg(not(sm4rs_neon_state))]
+    {
+        let _ = st;
+        // SAFETY: ends the section begun by `section_begin` (the caller).
+        unsafe { bindings::kernel_neon_end() };
+    }
 }
 
 /// Fails with `EDEADLK` where a kernel-mode NEON section is open that code called from here

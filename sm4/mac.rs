@@ -11,10 +11,10 @@
 //! derivation and how the last block is closed.
 
 use crate::crypto::{
-    shash::{Input, PlainState, Shash},
+    shash::{PlainState, Shash},
     simd::{Neon, Simd},
     skcipher::{InOut, MAX_STEP},
-    wipe, DriverName, Secret,
+    wipe, DriverName, Input, Secret,
 };
 use crate::modes::{expand, Backend};
 use crate::sm4::{self, Block, RoundKeys, BLOCK_SIZE};
@@ -85,7 +85,7 @@ fn update<B: MacBackend>(key: &MacKey, st: &mut MacState, blocks: Input<'_>, sim
     let rk = &key.key.enc;
     // A NEON section per page of data at most, as the skcipher walks give; one for the
     // whole update where the kernel lets a section span it (as its own glue does).
-    let done = simd.span(|simd| {
+    let done = simd.span(blocks.len() > MAX_STEP, |simd| {
         let (first, mut rest) = blocks.split_at(MAX_STEP);
         let done = simd.neon(|neon| B::cbcmac(neon, rk, &mut st.mac, &first));
         if done.is_some() {
@@ -158,7 +158,7 @@ pub(crate) type Xcbc<B> = Mac<B, XcbcKind>;
 pub(crate) type CbcMac<B> = Mac<B, CbcMacKind>;
 
 /// The block size of `cbcmac`: the kernel's template's (which testmgr compares with).
-const CBCMAC_BLOCK_SIZE: u32 = crate::crypto::compat::cbcmac_block_size(BLOCK_SIZE as u32);
+const CBCMAC_BLOCK_SIZE: u32 = crate::crypto::shash::cbcmac_block_size(BLOCK_SIZE as u32);
 
 impl<B: MacBackend, K: MacKind> Mac<B, K> {
     const DRIVER_BYTES: DriverName = DriverName::new(

@@ -4,20 +4,22 @@
 //!
 //! A back end ([`Backend`]: the Crypto Extensions core, the NEON core) supplies assembly
 //! routines that transform whole blocks inside a NEON section. This file turns them into
-//! skciphers: the walk loop of each mode, the partial last block of the stream modes (CFB,
-//! CTR), and the ciphertext stealing of CTS and XTS, which go through a 32-byte stack
-//! buffer so that no routine reads or writes past the caller's data. Every stack buffer
-//! that holds data, keystream or tweaks is a [`Secret`], wiped when it goes out of scope.
+//! skciphers: the walk loop of each mode (the kernel's walk, a NEON section per step), the
+//! partial last block of the stream modes (CFB, CTR), and the ciphertext stealing of CTS
+//! and XTS, whose last two blocks are a walk of their own (a part of the request, as
+//! upstream's glue does) through a 32-byte stack buffer, so that no routine reads or writes
+//! past the caller's data. Every stack buffer that holds data, keystream or tweaks is a
+//! [`Secret`], wiped when it goes out of scope.
 //!
-//! NEON sections are opened with the walk step's [`Simd`]; where NEON may not be used
-//! (`may_use_simd()` false: interrupts disabled, or a C caller inside its own section), a
-//! request fails with `EDEADLK`, as the walk does in hard interrupt context.
+//! Where NEON may not be used (`may_use_simd()` false: interrupts disabled, or a C caller
+//! inside its own section), a request fails with `EDEADLK`, as the walk does in hard
+//! interrupt context.
 
 use crate::crypto::{
-    alg::Desc,
-    c_name, edeadlk,
+    alg::{Alg, Key},
+    c_name,
     simd::{Neon, Simd},
-    skcipher::{InOut, Key, Request, Skcipher, SkcipherKind, Step},
+    skcipher::{InOut, Request, Skcipher, SkcipherKind, Walk, MAX_STEP},
     DriverName, Secret,
 };
 use crate::sm4::{self, RoundKeys, BLOCK_SIZE};
@@ -92,16 +94,24 @@ pub(crate) fn expand<B: Backend>(key: &[u8], out: &mut sm4::Key, simd: &mut Simd
     Ok(())
 }
 
-/// Runs `f` in a NEON section, or fails with `EDEADLK` where NEON may not be used.
-fn neon<R>(simd: &mut Simd, f: impl FnOnce(&Neon) -> R) -> Result<R> {
-    simd.neon(f).ok_or_else(edeadlk)
+/// Walks the whole blocks of each step through `f` (which gets their number and the IV): a
+/// NEON section per step. A partial block left at the end of the data fails the walk with
+/// `EINVAL` (the block modes' requests are whole blocks).
+fn blocks<Iv: crate::crypto::Block>(
+    mut walk: Walk<'_, Iv>,
+    mut f: impl FnMut(&Neon, &mut InOut<'_>, usize, &mut Iv),
+) -> Result {
+    while let Some(mut step) = walk.next()? {
+        let n = step.len() / BLOCK_SIZE;
+        step.neon(|neon, io, iv| f(neon, io, n, iv))?;
+        step.leave(step.len() % BLOCK_SIZE);
+    }
+    Ok(())
 }
 
 /// How a stream mode (CFB, CTR) ends on a partial block.
 #[derive(Clone, Copy, PartialEq)]
 enum Tail {
-    /// Not a stream mode: requests are whole blocks.
-    None,
     /// The IV is left as it was before the partial block (CFB).
     #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
     KeepIv,
@@ -109,87 +119,61 @@ enum Tail {
     AdvanceIv,
 }
 
-/// Runs `f` on the whole blocks of each step (`f` gets the block count); a partial block
-/// at the very end goes through a zero-padded stack block.
-fn walk_blocks<B: Backend>(
-    req: &mut Request<'_, Iv>,
+/// [`blocks`] for a stream mode: the partial block that ends the data goes through a
+/// zero-padded stack block, in the last step's section.
+fn stream(
+    walk: &mut Walk<'_, Iv>,
     tail: Tail,
     f: impl Fn(&Neon, &mut InOut<'_>, usize, &mut Iv),
 ) -> Result {
-    req.walk(|step| {
-        let (len, last) = (step.len(), step.len() == step.total());
-        let nblocks = len / BLOCK_SIZE;
-        let (io, iv, simd) = step.data();
-        let (mut whole, mut rest) = io.split_at(nblocks * BLOCK_SIZE);
-        if tail == Tail::None || !last || rest.is_empty() {
-            // (A step of less than a block is left whole: no section for it.)
-            if nblocks > 0 {
-                neon(simd, |neon| f(neon, &mut whole, nblocks, iv))?;
+    while let Some(mut step) = walk.next()? {
+        let (len, last) = (step.len(), step.is_last());
+        let n = len / BLOCK_SIZE;
+        let part = if last { len % BLOCK_SIZE } else { 0 };
+        step.neon(|neon, io, iv| {
+            f(neon, io, n, iv);
+            if part > 0 {
+                let mut rest = io.range(n * BLOCK_SIZE, part);
+                let mut buf = Secret::<BLOCK_SIZE>::zeroed();
+                rest.read(&mut buf[..part]);
+                let mut kept = Secret::new(*iv);
+                let iv = if tail == Tail::AdvanceIv {
+                    iv
+                } else {
+                    &mut *kept
+                };
+                f(neon, &mut InOut::in_place(&mut buf), 1, iv);
+                rest.write(&buf[..part]);
             }
-            return Ok(rest.len());
-        }
-        let mut buf = Secret::<BLOCK_SIZE>::zeroed();
-        rest.read(&mut buf[..]);
-        neon(simd, |neon| {
-            f(neon, &mut whole, nblocks, iv);
-            let mut tail_iv = Secret::new(*iv);
-            let iv = if tail == Tail::AdvanceIv {
-                iv
-            } else {
-                &mut *tail_iv
-            };
-            f(neon, &mut InOut::in_place(&mut buf[..]), 1, iv);
         })?;
-        rest.write(&buf[..]);
-        Ok(0)
-    })
-}
-
-/// The one path of the ciphertext-stealing modes: a walk of `req` in which `bulk` gets the
-/// whole blocks before the last `tail_len` bytes (at most two blocks), step by step, and
-/// `end` the step that ends the request (its data, and the number of whole blocks before the
-/// tail), in one NEON section: the whole request where it lies in one piece of memory (see
-/// [`Request::walk_with_tail`]). Both get the mode's state `st` and the step's IV. Without a
-/// tail, `bulk` does every step.
-fn walk_stealing<S>(
-    req: &mut Request<'_, Iv>,
-    tail_len: usize,
-    st: &mut S,
-    bulk: impl Fn(&Neon, &mut S, &mut InOut<'_>, usize, &mut Iv),
-    mut end: impl FnMut(&Neon, &mut S, InOut<'_>, usize, &mut Iv),
-) -> Result {
-    if tail_len == 0 {
-        // Whole blocks only: the plain walk, whose steps need no test for the end.
-        return req.walk(|step: &mut Step<'_, Iv>| {
-            let nblocks = step.len() / BLOCK_SIZE;
-            let (io, iv, simd) = step.data();
-            let (mut whole, rest) = io.split_at(nblocks * BLOCK_SIZE);
-            if nblocks > 0 {
-                neon(simd, |n| bulk(n, st, &mut whole, nblocks, iv))?;
-            }
-            Ok(rest.len())
-        });
+        step.leave(len - n * BLOCK_SIZE - part);
     }
-    req.walk_with_tail(tail_len, |step: &mut Step<'_, Iv>| {
-        let (len, total) = (step.len(), step.total());
-        let (io, iv, simd) = step.data();
-        if len < total || tail_len == 0 {
-            let nblocks = len.min(total - tail_len) / BLOCK_SIZE;
-            let (mut whole, _) = io.split_at(nblocks * BLOCK_SIZE);
-            if nblocks > 0 {
-                neon(simd, |n| bulk(n, st, &mut whole, nblocks, iv))?;
-            }
-            return Ok(len - nblocks * BLOCK_SIZE);
-        }
-        neon(simd, |n| end(n, st, io, (len - tail_len) / BLOCK_SIZE, iv))?;
-        Ok(0)
-    })
+    Ok(())
 }
 
 /// The length of the end of a request of `len` bytes (more than one block) that ciphertext
 /// stealing handles apart: the last whole block and what follows, 17 to 32 bytes.
 fn stealing_tail(len: usize) -> usize {
     BLOCK_SIZE + (len - 1) % BLOCK_SIZE + 1
+}
+
+/// The end of a request that ciphertext stealing handles apart (the last `tail` bytes, a
+/// part of the request of its own), handed whole to `f` in one NEON section: the walk's
+/// walk size (two blocks) makes it one step, in place or through the walk's buffer.
+fn stealing_end(
+    req: &mut Request<'_, Iv>,
+    simd: &mut Simd,
+    tail: usize,
+    f: impl FnOnce(&Neon, &mut InOut<'_>, &mut Iv),
+) -> Result {
+    let mut part = req.part(req.len() - tail, tail)?;
+    let mut walk = part.walk(simd)?;
+    let mut f = Some(f);
+    while let Some(mut step) = walk.next()? {
+        let f = f.take().filter(|_| step.len() == tail).ok_or(EINVAL)?;
+        step.neon(|neon, io, iv| f(neon, io, iv))?;
+    }
+    Ok(())
 }
 
 /// `tweak * x` in GF(2^128), little-endian as in IEEE 1619.
@@ -205,7 +189,7 @@ pub(crate) fn gf128_mul_x(t: &Iv) -> Iv {
 }
 
 /// Whether the requests of a mode whose list entry says `$sections` take one NEON section
-/// where the kernel lets a section span a walk ([`Request::in_one_section`]).
+/// where the kernel lets a section span a walk ([`Simd::span`]).
 macro_rules! one_section {
     (step) => {
         false
@@ -244,7 +228,7 @@ macro_rules! declare_modes {
         pub(crate) const MODES: usize = [$($(#[$attr])* $mode),*].len();
 
         /// The skciphers of a back end, for registration.
-        pub(crate) fn algs<B: Backend>() -> [Desc<SkcipherKind>; MODES] {
+        pub(crate) fn algs<B: Backend>() -> [Alg<SkcipherKind>; MODES] {
             use crate::crypto::skcipher::alg;
             [$($(#[$attr])* alg::<$ty<B>>()),*]
         }
@@ -279,7 +263,9 @@ macro_rules! sm4_single_key {
     };
 }
 
-/// The constants of an skcipher declared by `declare_modes!`; `$walk` its walk size.
+/// The constants of an skcipher declared by `declare_modes!`, `$walk` its walk size, and
+/// its requests: `Self::crypt`, in one NEON section over a request longer than a step where
+/// the mode's requests take one ([`Simd::span`]).
 macro_rules! sm4_consts {
     ($walk:expr) => {
         const NAME: &'static CStr = Self::NAME;
@@ -291,20 +277,22 @@ macro_rules! sm4_consts {
         const MIN_KEY_SIZE: u32 = Self::KEY;
         const MAX_KEY_SIZE: u32 = Self::KEY;
 
-        fn encrypt(ctx: &Self::Context, req: &mut Request<'_, Self::Iv>) -> Result {
-            if Self::ONE_SECTION {
-                req.in_one_section(|req| Self::crypt(ctx, req, true))
-            } else {
-                Self::crypt(ctx, req, true)
-            }
+        fn encrypt(
+            ctx: &Self::Context,
+            req: &mut Request<'_, Self::Iv>,
+            simd: &mut Simd,
+        ) -> Result {
+            let worth = Self::ONE_SECTION && req.len() > MAX_STEP;
+            simd.span(worth, |simd| Self::crypt(ctx, req, simd, true))
         }
 
-        fn decrypt(ctx: &Self::Context, req: &mut Request<'_, Self::Iv>) -> Result {
-            if Self::ONE_SECTION {
-                req.in_one_section(|req| Self::crypt(ctx, req, false))
-            } else {
-                Self::crypt(ctx, req, false)
-            }
+        fn decrypt(
+            ctx: &Self::Context,
+            req: &mut Request<'_, Self::Iv>,
+            simd: &mut Simd,
+        ) -> Result {
+            let worth = Self::ONE_SECTION && req.len() > MAX_STEP;
+            simd.span(worth, |simd| Self::crypt(ctx, req, simd, false))
         }
     };
 }
@@ -316,17 +304,9 @@ impl<B: Backend> Skcipher for Ecb<B> {
 }
 
 impl<B: Backend> Ecb<B> {
-    fn crypt(ctx: &Sm4Ctx, req: &mut Request<'_, [u8; 0]>, enc: bool) -> Result {
+    fn crypt(ctx: &Sm4Ctx, req: &mut Request<'_, [u8; 0]>, simd: &mut Simd, enc: bool) -> Result {
         let rk = if enc { &ctx.key.enc } else { &ctx.key.dec };
-        req.walk(|step| {
-            let nblocks = step.len() / BLOCK_SIZE;
-            let (io, _, simd) = step.data();
-            let (mut whole, rest) = io.split_at(nblocks * BLOCK_SIZE);
-            if nblocks > 0 {
-                neon(simd, |neon| B::ecb(neon, rk, &mut whole, nblocks))?;
-            }
-            Ok(rest.len())
-        })
+        blocks(req.walk(simd)?, |neon, io, n, _| B::ecb(neon, rk, io, n))
     }
 }
 
@@ -337,15 +317,16 @@ impl<B: Backend> Skcipher for Cbc<B> {
 }
 
 impl<B: Backend> Cbc<B> {
-    fn crypt(ctx: &Sm4Ctx, req: &mut Request<'_, Iv>, enc: bool) -> Result {
+    fn crypt(ctx: &Sm4Ctx, req: &mut Request<'_, Iv>, simd: &mut Simd, enc: bool) -> Result {
+        Self::walk(&ctx.key, req.walk(simd)?, enc)
+    }
+
+    /// CBC over the whole blocks of a walk (also CTS's, but for its last two blocks).
+    fn walk(k: &sm4::Key, walk: Walk<'_, Iv>, enc: bool) -> Result {
         if enc {
-            walk_blocks::<B>(req, Tail::None, |n, io, k, iv| {
-                B::cbc_enc(n, &ctx.key.enc, io, k, iv)
-            })
+            blocks(walk, |neon, io, n, iv| B::cbc_enc(neon, &k.enc, io, n, iv))
         } else {
-            walk_blocks::<B>(req, Tail::None, |n, io, k, iv| {
-                B::cbc_dec(n, &ctx.key.dec, io, k, iv)
-            })
+            blocks(walk, |neon, io, n, iv| B::cbc_dec(neon, &k.dec, io, n, iv))
         }
     }
 }
@@ -359,14 +340,15 @@ impl<B: Backend> Skcipher for Cfb<B> {
 
 #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
 impl<B: Backend> Cfb<B> {
-    fn crypt(ctx: &Sm4Ctx, req: &mut Request<'_, Iv>, enc: bool) -> Result {
+    fn crypt(ctx: &Sm4Ctx, req: &mut Request<'_, Iv>, simd: &mut Simd, enc: bool) -> Result {
+        let (rk, mut walk) = (&ctx.key.enc, req.walk(simd)?);
         if enc {
-            walk_blocks::<B>(req, Tail::KeepIv, |n, io, k, iv| {
-                B::cfb_enc(n, &ctx.key.enc, io, k, iv)
+            stream(&mut walk, Tail::KeepIv, |n, io, k, iv| {
+                B::cfb_enc(n, rk, io, k, iv)
             })
         } else {
-            walk_blocks::<B>(req, Tail::KeepIv, |n, io, k, iv| {
-                B::cfb_dec(n, &ctx.key.enc, io, k, iv)
+            stream(&mut walk, Tail::KeepIv, |n, io, k, iv| {
+                B::cfb_dec(n, rk, io, k, iv)
             })
         }
     }
@@ -379,9 +361,10 @@ impl<B: Backend> Skcipher for Ctr<B> {
 }
 
 impl<B: Backend> Ctr<B> {
-    fn crypt(ctx: &Sm4Ctx, req: &mut Request<'_, Iv>, _enc: bool) -> Result {
-        walk_blocks::<B>(req, Tail::AdvanceIv, |n, io, k, iv| {
-            B::ctr(n, &ctx.key.enc, io, k, iv)
+    fn crypt(ctx: &Sm4Ctx, req: &mut Request<'_, Iv>, simd: &mut Simd, _enc: bool) -> Result {
+        let rk = &ctx.key.enc;
+        stream(&mut req.walk(simd)?, Tail::AdvanceIv, |n, io, k, iv| {
+            B::ctr(n, rk, io, k, iv)
         })
     }
 }
@@ -394,53 +377,48 @@ impl<B: Backend> Skcipher for Cts<B> {
 
 impl<B: Backend> Cts<B> {
     /// CBC with ciphertext stealing, the kernel's CS3 variant: the last two blocks are
-    /// swapped, the final one truncated. A request of one block is plain CBC.
-    fn crypt(ctx: &Sm4Ctx, req: &mut Request<'_, Iv>, enc: bool) -> Result {
-        let k = &ctx.key;
-        let len = req.len();
+    /// swapped, the final one truncated. A request of one block is plain CBC. The blocks
+    /// before the last two are a part of the request walked as CBC, and the last two (17 to
+    /// 32 bytes) another, in one step ([`stealing_end`]), as upstream's glue does.
+    fn crypt(ctx: &Sm4Ctx, req: &mut Request<'_, Iv>, simd: &mut Simd, enc: bool) -> Result {
+        let (k, len) = (&ctx.key, req.len());
         if len < BLOCK_SIZE {
             return Err(EINVAL);
         }
-        let tail_len = if len == BLOCK_SIZE {
-            0
-        } else {
-            stealing_tail(len)
-        };
-        let cbc = |n: &Neon, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv| {
-            if enc {
-                B::cbc_enc(n, &k.enc, io, nblocks, iv)
-            } else {
-                B::cbc_dec(n, &k.dec, io, nblocks, iv)
-            }
-        };
-        walk_stealing(
-            req,
-            tail_len,
-            &mut (),
-            |n, (), io, nb, iv| cbc(n, io, nb, iv),
-            |n, (), mut io, nb, iv| {
-                if tail_len == 2 * BLOCK_SIZE && (enc || io.is_in_place()) {
-                    // Whole blocks: CBC with the last two blocks swapped (after encryption,
-                    // before decryption).
-                    if !enc {
-                        io.swap_last_blocks();
-                    }
-                    cbc(n, &mut io, nb + 2, iv);
-                    if enc {
-                        io.swap_last_blocks();
-                    }
-                    return;
+        if len == BLOCK_SIZE {
+            return Cbc::<B>::walk(k, req.walk(simd)?, enc);
+        }
+        let tail = stealing_tail(len);
+        if len > tail {
+            let mut part = req.part(0, len - tail)?;
+            Cbc::<B>::walk(k, part.walk(simd)?, enc)?;
+        }
+        stealing_end(req, simd, tail, |n, io, iv| {
+            let cbc = |io: &mut InOut<'_>, iv: &mut Iv| {
+                if enc {
+                    B::cbc_enc(n, &k.enc, io, 2, iv)
+                } else {
+                    B::cbc_dec(n, &k.dec, io, 2, iv)
                 }
-                let (mut head, mut tail) = io.split_at(nb * BLOCK_SIZE);
-                cbc(n, &mut head, nb, iv);
-                let mut buf = Secret::<{ 2 * BLOCK_SIZE }>::zeroed();
-                tail.read(&mut buf[..tail_len]);
-                Self::tail(n, k, enc, &mut buf, tail_len - BLOCK_SIZE, iv);
-                tail.write(&buf[..tail_len]);
-            },
-        )
+            };
+            if tail == 2 * BLOCK_SIZE && (enc || io.is_in_place()) {
+                // Whole blocks: CBC with the last two swapped (after encryption, before
+                // decryption).
+                if !enc {
+                    io.swap_last_blocks();
+                }
+                cbc(io, iv);
+                if enc {
+                    io.swap_last_blocks();
+                }
+                return;
+            }
+            let mut buf = Secret::<{ 2 * BLOCK_SIZE }>::zeroed();
+            io.read(&mut buf[..tail]);
+            Self::tail(n, k, enc, &mut buf, tail - BLOCK_SIZE, iv);
+            io.write(&buf[..tail]);
+        })
     }
-
     /// The last `16 + r` bytes (r in 1..=16) of a CTS request, in `buf`, after the bulk
     /// left `iv` as the chaining value. (Not inlined: the partial tail stays out of the
     /// frame of the common path.)
@@ -459,8 +437,8 @@ impl<B: Backend> Cts<B> {
             x.copy_from_slice(&buf[..BLOCK_SIZE]);
             let mut y = Secret::<BLOCK_SIZE>::zeroed();
             y[..r].copy_from_slice(&buf[BLOCK_SIZE..BLOCK_SIZE + r]);
-            B::cbc_enc(n, &k.enc, &mut InOut::in_place(&mut x[..]), 1, iv);
-            B::cbc_enc(n, &k.enc, &mut InOut::in_place(&mut y[..]), 1, iv);
+            B::cbc_enc(n, &k.enc, &mut InOut::in_place(&mut x), 1, iv);
+            B::cbc_enc(n, &k.enc, &mut InOut::in_place(&mut y), 1, iv);
             buf[..BLOCK_SIZE].copy_from_slice(&y[..]);
             buf[BLOCK_SIZE..BLOCK_SIZE + r].copy_from_slice(&x[..r]);
         } else {
@@ -469,13 +447,13 @@ impl<B: Backend> Cts<B> {
             let mut y = Secret::<BLOCK_SIZE>::zeroed();
             y.copy_from_slice(&buf[..BLOCK_SIZE]);
             let mut dy = Secret::new(*y);
-            B::ecb(n, &k.dec, &mut InOut::in_place(&mut dy[..]), 1);
+            B::ecb(n, &k.dec, &mut InOut::in_place(&mut dy), 1);
             let mut x = Secret::new(*dy);
             x[..r].copy_from_slice(&buf[BLOCK_SIZE..BLOCK_SIZE + r]);
             for i in 0..r {
                 buf[BLOCK_SIZE + i] = dy[i] ^ x[i];
             }
-            B::cbc_dec(n, &k.dec, &mut InOut::in_place(&mut x[..]), 1, iv);
+            B::cbc_dec(n, &k.dec, &mut InOut::in_place(&mut x), 1, iv);
             *iv = *y;
             buf[..BLOCK_SIZE].copy_from_slice(&x[..]);
         }
@@ -535,40 +513,38 @@ impl XtsState<'_> {
 
 impl<B: Backend> Xts<B> {
     /// XTS (IEEE 1619) with ciphertext stealing for a partial last block. The IV is left as
-    /// it was (as the kernel's xts template does).
-    fn crypt(ctx: &XtsCtx, req: &mut Request<'_, Iv>, enc: bool) -> Result {
+    /// it was (as the kernel's xts template does). With stealing, the blocks before the
+    /// last whole one are a part of the request, the last 17 to 31 bytes another, in one
+    /// step ([`stealing_end`]), as upstream's glue does.
+    fn crypt(ctx: &XtsCtx, req: &mut Request<'_, Iv>, simd: &mut Simd, enc: bool) -> Result {
         let rk = if enc { &ctx.data.enc } else { &ctx.data.dec };
         let len = req.len();
         if len < BLOCK_SIZE {
             return Err(EINVAL);
         }
-        let tail_len = if len % BLOCK_SIZE == 0 {
-            0
-        } else {
-            stealing_tail(len)
-        };
         let mut st = XtsState {
             tweak_key: &ctx.tweak.enc,
             tweak: Secret::zeroed(),
             started: false,
         };
-        walk_stealing(
-            req,
-            tail_len,
-            &mut st,
-            |n, st, io, nb, iv| st.xts::<B>(n, rk, io, nb, iv),
-            |n, st, io, nb, iv| {
-                let (mut head, mut tail) = io.split_at(nb * BLOCK_SIZE);
-                if nb > 0 {
-                    st.xts::<B>(n, rk, &mut head, nb, iv);
-                }
-                let mut buf = Secret::<{ 2 * BLOCK_SIZE }>::zeroed();
-                tail.read(&mut buf[..tail_len]);
-                let t = st.tweak::<B>(n, rk, iv);
-                Self::tail(n, rk, enc, &mut buf, tail_len - BLOCK_SIZE, t);
-                tail.write(&buf[..tail_len]);
-            },
-        )
+        let xts = |st: &mut XtsState<'_>, walk: Walk<'_, Iv>| {
+            blocks(walk, |n, io, k, iv| st.xts::<B>(n, rk, io, k, iv))
+        };
+        if len % BLOCK_SIZE == 0 {
+            return xts(&mut st, req.walk(simd)?);
+        }
+        let tail = stealing_tail(len);
+        if len > tail {
+            let mut part = req.part(0, len - tail)?;
+            xts(&mut st, part.walk(simd)?)?;
+        }
+        stealing_end(req, simd, tail, |n, io, iv| {
+            let mut buf = Secret::<{ 2 * BLOCK_SIZE }>::zeroed();
+            io.read(&mut buf[..tail]);
+            let t = st.tweak::<B>(n, rk, iv);
+            Self::tail(n, rk, enc, &mut buf, tail - BLOCK_SIZE, t);
+            io.write(&buf[..tail]);
+        })
     }
 
     /// The last `16 + r` bytes (r in 1..=15) of an XTS request with stealing, in `buf`;
@@ -584,10 +560,10 @@ impl<B: Backend> Xts<B> {
         };
         let mut cc = Secret::<BLOCK_SIZE>::zeroed();
         cc.copy_from_slice(&buf[..BLOCK_SIZE]);
-        B::xts(n, rk, &mut InOut::in_place(&mut cc[..]), 1, &mut t1, None);
+        B::xts(n, rk, &mut InOut::in_place(&mut cc), 1, &mut t1, None);
         let mut pp = Secret::new(*cc);
         pp[..r].copy_from_slice(&buf[BLOCK_SIZE..BLOCK_SIZE + r]);
-        B::xts(n, rk, &mut InOut::in_place(&mut pp[..]), 1, &mut t2, None);
+        B::xts(n, rk, &mut InOut::in_place(&mut pp), 1, &mut t2, None);
         buf[..BLOCK_SIZE].copy_from_slice(&pp[..]);
         buf[BLOCK_SIZE..BLOCK_SIZE + r].copy_from_slice(&cc[..r]);
     }

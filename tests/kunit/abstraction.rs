@@ -21,11 +21,13 @@
 
 use crate::bindings;
 use crate::crypto::{
+    alg::Key,
     cipher::{self, Cipher},
     edeadlk,
-    shash::{self, Input, PlainState, Shash},
+    shash::{self, PlainState, Shash},
     simd::Simd,
-    skcipher::{self, Key, Request, Skcipher},
+    skcipher::{self, Request, Skcipher},
+    Input,
 };
 use crate::kunit::{check, check_eq, check_ok, fail, suite, Failure, TestResult};
 use crate::oracle::OracleKey;
@@ -93,19 +95,20 @@ impl Skcipher for TestSkcipher {
         ctx.set(key.bytes())
     }
 
-    fn encrypt(ctx: &OracleKey, req: &mut Request<'_, [u8; 0]>) -> Result {
-        ecb(ctx, req, true)
+    fn encrypt(ctx: &OracleKey, req: &mut Request<'_, [u8; 0]>, simd: &mut Simd) -> Result {
+        ecb(ctx, req, simd, true)
     }
 
-    fn decrypt(ctx: &OracleKey, req: &mut Request<'_, [u8; 0]>) -> Result {
-        ecb(ctx, req, false)
+    fn decrypt(ctx: &OracleKey, req: &mut Request<'_, [u8; 0]>, simd: &mut Simd) -> Result {
+        ecb(ctx, req, simd, false)
     }
 }
 
 /// ECB a block at a time with the oracle.
-fn ecb(key: &OracleKey, req: &mut Request<'_, [u8; 0]>, enc: bool) -> Result {
-    req.walk(|step| {
-        let (mut io, _, _) = step.data();
+fn ecb(key: &OracleKey, req: &mut Request<'_, [u8; 0]>, simd: &mut Simd, enc: bool) -> Result {
+    let mut walk = req.walk(simd)?;
+    while let Some(mut step) = walk.next()? {
+        let (mut io, _, _) = step.parts();
         let whole = io.len() / 16 * 16;
         let mut off = 0;
         while off < whole {
@@ -120,8 +123,10 @@ fn ecb(key: &OracleKey, req: &mut Request<'_, [u8; 0]>, enc: bool) -> Result {
             part.write(&b);
             off += 16;
         }
-        Ok(io.len() - whole)
-    })
+        let left = io.len() - whole;
+        step.leave(left);
+    }
+    Ok(())
 }
 
 /// The state of [`TestMac`]: the CBC-MAC so far (whole blocks only).
@@ -455,12 +460,12 @@ impl Skcipher for NestOuter {
         Ok(())
     }
 
-    fn encrypt((): &(), req: &mut Request<'_, [u8; 0]>) -> Result {
+    fn encrypt((): &(), _: &mut Request<'_, [u8; 0]>, simd: &mut Simd) -> Result {
         let job = JOB.load(Ordering::Acquire);
         if job.is_null() {
             return Err(EINVAL);
         }
-        let intact = req.simd().neon(|_| {
+        let intact = simd.neon(|_| {
             marker_set();
             // SAFETY: the test that published `job` waits for this request to end before it
             // takes it back; nothing else runs it meanwhile.
@@ -474,7 +479,7 @@ impl Skcipher for NestOuter {
         }
     }
 
-    fn decrypt((): &(), _: &mut Request<'_, [u8; 0]>) -> Result {
+    fn decrypt((): &(), _: &mut Request<'_, [u8; 0]>, _: &mut Simd) -> Result {
         Err(EINVAL)
     }
 }
@@ -498,8 +503,7 @@ impl Skcipher for NestInner {
         Ok(())
     }
 
-    fn encrypt((): &(), req: &mut Request<'_, [u8; 0]>) -> Result {
-        let simd = req.simd();
+    fn encrypt((): &(), _: &mut Request<'_, [u8; 0]>, simd: &mut Simd) -> Result {
         // Nested in the outer section (while its job is set), `allowed()` must say no. If it
         // says yes, opening a section here would BUG in kernel_neon_begin(): fail with EINVAL
         // instead, so the test reports it (and the job sends nothing more).
@@ -509,7 +513,7 @@ impl Skcipher for NestInner {
         simd.neon(|_| marker_clobber()).ok_or_else(edeadlk)
     }
 
-    fn decrypt((): &(), _: &mut Request<'_, [u8; 0]>) -> Result {
+    fn decrypt((): &(), _: &mut Request<'_, [u8; 0]>, _: &mut Simd) -> Result {
         Err(EINVAL)
     }
 }

@@ -9,13 +9,13 @@
 //! text flipped (`EBADMSG` from both); bad keys, tag sizes, IVs and lengths refused as the
 //! references refuse them. Each suite is skipped where its driver is not loaded.
 
+use crate::bindings;
 use crate::kunit::{
     check, check_eq, check_ok, fail, in_matrix, skip_unless, suite, Failure, TestResult,
     MATRIX_STEP,
 };
 use crate::rng::Rng;
 use crate::testing::{in_hard_irq, AeadOp, AeadTfm};
-use crate::bindings;
 use core::ffi::{c_int, CStr};
 use core::sync::atomic::{AtomicPtr, AtomicUsize, Ordering::Relaxed};
 use kernel::alloc::{flags::GFP_KERNEL, KBox, KVec};
@@ -530,7 +530,8 @@ static METER_WIDEST: AtomicUsize = AtomicUsize::new(0);
 /// the function it stopped at its entry.
 unsafe extern "C" fn meter(p: *mut bindings::kprobe, regs: *mut bindings::pt_regs) -> c_int {
     // SAFETY: reads the context and the current task pointer.
-    let ours = unsafe { bindings::in_task() && bindings::current_task() == METER_TASK.load(Relaxed) };
+    let ours =
+        unsafe { bindings::in_task() && bindings::current_task() == METER_TASK.load(Relaxed) };
     if !ours {
         return 0;
     }
@@ -588,7 +589,9 @@ impl SectionBytes {
             let mut probe = KBox::new(probe, GFP_KERNEL).map_err(|_| fail!("alloc"))?;
             probe.kp.symbol_name = crate::crypto::c_str_ptr(symbol);
             probe.kp.pre_handler = Some(meter);
-            me.probes.push(probe, GFP_KERNEL).map_err(|_| fail!("alloc"))?;
+            me.probes
+                .push(probe, GFP_KERNEL)
+                .map_err(|_| fail!("alloc"))?;
             let Some(p) = me.probes.get_mut(me.registered) else {
                 return Err(fail!("alloc"));
             };
@@ -660,7 +663,7 @@ fn sections_per_page(mode: &Mode) -> TestResult {
         drop(bytes);
         drop(counter);
         check!(r.is_ok());
-        if crate::crypto::compat::SECTION_MAY_SPAN_WALK {
+        if crate::crypto::simd::SECTION_MAY_SPAN_WALK {
             check_eq!(sections, 1);
             continue;
         }
@@ -677,7 +680,9 @@ fn sections_per_page(mode: &Mode) -> TestResult {
                 widest,
                 most
             );
-            return Err(fail!("NEON sections not bounded as the kernel's glue bounds them"));
+            return Err(fail!(
+                "NEON sections not bounded as the kernel's glue bounds them"
+            ));
         }
     }
     Ok(())

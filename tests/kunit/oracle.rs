@@ -18,9 +18,10 @@
 
 use crate::bindings;
 use crate::crypto::{
+    alg::Key,
     cipher::{self, Cipher},
     simd::Simd,
-    skcipher::{self, Key, Request, Skcipher},
+    skcipher::{self, Request, Skcipher},
     Secret,
 };
 use core::ffi::CStr;
@@ -111,11 +112,11 @@ impl Skcipher for OracleCfb {
         ctx.set(key.bytes())
     }
 
-    fn encrypt(ctx: &OracleKey, req: &mut Request<'_, [u8; 16]>) -> Result {
+    fn encrypt(ctx: &OracleKey, req: &mut Request<'_, [u8; 16]>, _: &mut Simd) -> Result {
         cfb(ctx, req, true)
     }
 
-    fn decrypt(ctx: &OracleKey, req: &mut Request<'_, [u8; 16]>) -> Result {
+    fn decrypt(ctx: &OracleKey, req: &mut Request<'_, [u8; 16]>, _: &mut Simd) -> Result {
         cfb(ctx, req, false)
     }
 }
@@ -125,7 +126,7 @@ const CFB_CHUNK: usize = 512;
 
 /// CFB over a request, one block at a time: `C[i] = P[i] ^ E(C[i-1])`, `C[-1]` the IV.
 ///
-/// It uses none of the abstraction's walk: the data is copied in and out a chunk at a time
+/// It uses no walk: the data is copied in and out a chunk at a time
 /// by the kernel's `scatterwalk_map_and_copy()` ([`Request::read_at`], [`Request::write_at`])
 /// and each block goes through the C block function, so a bug of the walk at a stream
 /// mode's tail cannot hide in the reference as well as in the driver under test.
