@@ -58,20 +58,23 @@ MUTANTS = [
     ("ctr-batch-end-carry", "sm4_ce_core.S", "adds\tCTR_LO, CTR_LO, #8\n\tadc\tCTR_HI, CTR_HI, xzr",
      "adds\tCTR_LO, CTR_LO, #8\n\tadd\tCTR_HI, CTR_HI, xzr", "sm4_ce.ctr_*"),
     ("cts-swap", "sm4/modes.rs",
-     "                    if enc {\n                        io.swap_last_blocks();\n",
-     "                    if false {\n                        io.swap_last_blocks();\n",
+     "                if enc {\n                    io.swap_last_blocks();\n",
+     "                if false {\n                    io.swap_last_blocks();\n",
      "sm4_ce.modes_vs_oracle"),
-    # (The one path of ciphertext stealing: the bulk leaves the tail's bytes of a step that is
-    # not the last; the walk of a request not in one piece counts the tail in what is left,
-    # and writes the tail's copy back.)
+    # (Ciphertext stealing as upstream's glue does it: the blocks before the last two a part
+    # of the request, the last two another, walked in one step; the part of a scattered
+    # request starts where the kernel's scatterwalk_ffwd() says.)
     ("stealing-bulk-into-tail", "sm4/modes.rs",
-     "let nblocks = len.min(total - tail_len) / BLOCK_SIZE;",
-     "let nblocks = len / BLOCK_SIZE;", "sm4_ce.modes_vs_oracle"),
-    ("stealing-total", "crypto/skcipher.rs", "                step.total += tail;\n",
-     "                step.total += 0;\n", "sm4_neon.modes_vs_oracle"),
-    ("stealing-write-back", "crypto/skcipher.rs",
-     "            0 => self.write_at(bulk, &buf[..tail]),",
-     "            0 => Ok(()),", "sm4_ce.modes_vs_oracle"),
+     "let mut part = req.part(0, len - tail)?;\n            Cbc::<B>::walk",
+     "let mut part = req.part(0, len - tail + BLOCK_SIZE)?;\n            Cbc::<B>::walk",
+     "sm4_ce.modes_vs_oracle"),
+    ("part-forward", "crypto/skcipher.rs",
+     "bindings::scatterwalk_ffwd(sg.cast(), src, self.from) };",
+     "bindings::scatterwalk_ffwd(sg.cast(), src, 0) };", "sm4_neon.modes_vs_oracle"),
+    # (The bytes a step leaves go back to the kernel's walk: a block mode's request that
+    # ends in a partial block then fails, as the C drivers'.)
+    ("walk-leave-ignored", "crypto/skcipher.rs", "                left as c_int\n",
+     "                0\n", "sm4_ce.bad_inputs"),
     ("xts-doubling-neon", "sm4_neon_glue.rs", "t = (t << 1) ^ ((t >> 127) * 0x87);",
      "t = (t << 1) ^ ((t >> 127) * 0x86);", "sm4_neon.modes_vs_oracle"),
     ("xts-doubling-ce", "sm4_ce_core.S", "mov\tGF_POLY, #0x87", "mov\tGF_POLY, #0x86",
@@ -167,27 +170,28 @@ MUTANTS = [
      "sm4_abstraction.null_key_refused"),
     ("neon-section-unbounded", "crypto/skcipher.rs",
      "pub const MAX_STEP: usize = bindings::PAGE_SIZE;",
-     "pub const MAX_STEP: usize = usize::MAX;", "sm4_ce.neon_sections_per_page"),
-    # (16 pages in steps of a page and a block: as many sections as pages, one too wide.)
+     "pub const MAX_STEP: usize = usize::MAX;", "sm4_ce_mac.mac_sections_per_page", "6.12"),
+    # (16 pages in pieces of a page and a block: 15 sections where there are 16 pages.)
     ("neon-section-page-and-block", "crypto/skcipher.rs",
      "pub const MAX_STEP: usize = bindings::PAGE_SIZE;",
      "pub const MAX_STEP: usize = bindings::PAGE_SIZE + 16;",
-     "sm4_ce.neon_sections_per_page"),
+     "sm4_ce_mac.mac_sections_per_page", "6.12"),
     # (7.3's rule: one NEON section over a whole XTS or AEAD request, one per step
     # otherwise; 6.12 has a section per step for all, so these run on 7.3.)
     ("xts-section-per-step", "sm4/modes.rs", "    (request) => {\n        true\n",
      "    (request) => {\n        false\n", "sm4_ce.neon_sections_per_page", "7.3"),
-    ("span-never", "crypto/simd.rs", "if super::compat::SECTION_MAY_SPAN_WALK && want {",
-     "if false && want {", "sm4_ce.neon_sections_per_page", "7.3"),
-    ("aead-section-per-piece", "crypto/aead.rs",
-     "let want = self.assoc_len() + self.text as usize > MAX_STEP;", "let want = false;",
-     "sm4_ce_gcm.gcm_sections_per_page", "7.3"),
-    # (6.12: no section over more than a page of associated data and text together; the
-    # count of sections alone would not see pieces of two pages, as many as there are.)
-    ("aead-ad-section-two-pages", "crypto/aead.rs",
-     "let (piece, tail) = data.split_at(MAX_STEP);",
-     "let (piece, tail) = data.split_at(2 * MAX_STEP);", "sm4_ce_gcm.gcm_sections_per_page",
-     "6.12"),
+    ("span-never", "crypto/simd.rs", "let context = if SECTION_MAY_SPAN_WALK && worth {",
+     "let context = if false && worth {", "sm4_ce.neon_sections_per_page", "7.3"),
+    ("aead-section-per-piece", "sm4_ce_gcm_glue.rs",
+     "req.assoc_len() + req.text_len() > MAX_STEP);",
+     "req.assoc_len() + req.text_len() > usize::MAX);", "sm4_ce_gcm.gcm_sections_per_page",
+     "7.3"),
+    # (6.12: no section spans a walk, whose steps are done outside sections; the count of
+    # sections alone would not see one over a page of associated data and one of text.)
+    ("span-on-6.12", "crypto/simd.rs",
+     "#[cfg(not(sm4rs_neon_state))]\npub const SECTION_MAY_SPAN_WALK: bool = false;",
+     "#[cfg(not(sm4rs_neon_state))]\npub const SECTION_MAY_SPAN_WALK: bool = true;",
+     "sm4_ce_gcm.gcm_sections_per_page", "6.12"),
     ("ghash-power", "sm4_ce_gcm_core.S", "gmul\t\\a1, H3, K34, 0\n\teor\tX.16b",
      "gmul\t\\a1, H4, K34, 0\n\teor\tX.16b", "sm4_ce_gcm.*"),
     ("ghash8-power", "sm4_ce_gcm_core.S", "gmul\tv1, H7, K78, 0\n", "gmul\tv1, H6, K78, 0\n",
@@ -204,11 +208,14 @@ MUTANTS = [
     ("ccm-long-ad-prefix", "sm4_ce_ccm_glue.rs", "copy_from_slice(&[0xff, 0xfe]);",
      "copy_from_slice(&[0xff, 0xff]);", "sm4_ce_ccm.*"),
     ("aead-feed-partial", "sm4/aead_mode.rs",
-     "            if self.fill < BLOCK_SIZE {\n                return Ok(());\n            }\n", "",
+     "            if self.fill < BLOCK_SIZE {\n                return;\n            }\n", "",
      "sm4_ce_gcm.*"),
-    ("aead-ad-with-text", "sm4/aead_mode.rs",
-     "let a = ad.take().unwrap_or(Input::from_slice(&[]));",
-     "let a = Input::from_slice(&[]);", "sm4_ce_ccm.*"),
+    ("aead-ad-with-text", "sm4_ce_ccm_glue.rs",
+     "let a = ad.take().unwrap_or(Input::EMPTY);\n            step.neon",
+     "let a = Input::EMPTY;\n            step.neon", "sm4_ce_ccm.*"),
+    # (Associated data in one piece goes with the text's first step; in several, each piece.)
+    ("assoc-whole-first-piece", "crypto/aead.rs", "        if n as usize == all {",
+     "        if true {", "sm4_ce_gcm.*"),
     # (The one routine per direction of each AEAD core, a call per step: its state between
     # steps, and the tag's one computation at its end, .Lgcm_tag and .Lccm_tag.)
     ("gcm-step-keeps-hash", "sm4_ce_gcm_core.S",
@@ -226,29 +233,14 @@ MUTANTS = [
     ("ccm-first-s0", "sm4_ce_ccm_core.S",
      "\ttbl\tv1.16b, {v1.16b}, BSWAP.16b\n\tadd\tx9, MACP, #32\n",
      "\tadd\tx9, MACP, #32\n", "sm4_ce_ccm.*"),
-    # (The tag is moved in one place, `end_with_tag`, for both paths of a request; a tag
-    # that does not lie in one entry is copied through a stack buffer.)
-    ("tag-write", "crypto/aead.rs",
-     "copy_nonoverlapping(tag.as_ptr(), p, auth as usize) };",
-     "copy_nonoverlapping(tag.as_ptr(), p, auth as usize - 1) };", "sm4_ce_gcm.*"),
-    ("tag-verify", "crypto/aead.rs",
-     "crypto_memneq(tag.as_ptr().cast(), p.cast_const().cast(), auth as usize)",
-     "crypto_memneq(tag.as_ptr().cast(), p.cast_const().cast(), 1)", "sm4_ce_ccm.*"),
-    ("tag-scattered-write", "crypto/aead.rs",
-     "bindings::sg_copy(p.cast(), list, at, self.auth, 1)",
-     "bindings::sg_copy(p.cast(), list, at, self.auth - 1, 1)", "sm4_ce_gcm.*"),
-    ("tag-scattered-read", "crypto/aead.rs",
-     "bindings::sg_copy(p.cast(), list, at, self.auth, 0)",
-     "bindings::sg_copy(p.cast(), list, at + 1, self.auth, 0)", "sm4_ce_ccm.*"),
+    # (The tag: written or read with the kernel's scatterwalk_map_and_copy(), compared with
+    # crypto_memneq().)
+    ("tag-write", "crypto/aead.rs", "                    self.auth,\n                    1,\n",
+     "                    self.auth - 1,\n                    1,\n", "sm4_ce_gcm.*"),
+    ("tag-verify", "crypto/aead.rs", "                self.auth as usize,\n",
+     "                1,\n", "sm4_ce_ccm.*"),
     ("swap16-half", "crypto/bindings_helper.h", "put_unaligned(a1, (u64 *)(b + 8));",
      "put_unaligned(a0, (u64 *)(b + 8));", "sm4_ce.modes_vs_oracle"),
-    ("sg-linear-offset", "crypto/bindings_helper.h", "return sg_virt(sg) + off;",
-     "return sg_virt(sg);", "sm4_ce_gcm.*"),
-    # A request in one piece: one step (Request::one_step), its tag's place kept for finish;
-    # the associated data in one piece and the text's partial block in the cores.
-    ("one-step-tag-place", "crypto/aead.rs",
-     "p: with_tag.cast::<u8>().wrapping_add(text as usize),",
-     "p: with_tag.cast::<u8>().wrapping_add(text as usize - 1),", "sm4_ce_gcm.*"),
     ("gcm-ad-tail", "sm4_ce_gcm_core.S", "b.eq\t.Lgcm\\id\\()_adend",
      "b\t.Lgcm\\id\\()_adend", "sm4_ce_gcm.*"),
     ("gcm-partial-hash-ciphertext", "sm4_ce_gcm_core.S",

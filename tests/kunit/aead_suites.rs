@@ -500,7 +500,7 @@ fn rfc_template(mode: &Mode, template: &str, salt: usize) -> TestResult {
 
 /// What an AEAD core routine takes from its arguments, in bytes.
 #[derive(Clone, Copy)]
-enum Taken {
+pub(crate) enum Taken {
     /// The text's length (x3) and the associated data in one piece (the low half of x6).
     TextAndAd,
     /// Whole blocks, their count in x3.
@@ -561,14 +561,14 @@ unsafe extern "C" fn meter(p: *mut bindings::kprobe, regs: *mut bindings::pt_reg
 /// # Invariants
 ///
 /// The first `registered` of `probes` are registered kprobes.
-struct SectionBytes {
+pub(crate) struct SectionBytes {
     probes: KVec<KBox<MeterProbe>>,
     registered: usize,
 }
 
 impl SectionBytes {
     /// Starts measuring, with kprobes on `kernel_neon_begin()` and on `cores`.
-    fn start(cores: &[(&'static CStr, Taken)]) -> Result<Self, Failure> {
+    pub(crate) fn start(cores: &[(&'static CStr, Taken)]) -> Result<Self, Failure> {
         METER_NOW.store(0, Relaxed);
         METER_WIDEST.store(0, Relaxed);
         // SAFETY: reads the current task pointer.
@@ -615,7 +615,7 @@ impl SectionBytes {
     }
 
     /// The most bytes one section took so far (the section open included).
-    fn widest(&self) -> usize {
+    pub(crate) fn widest(&self) -> usize {
         METER_WIDEST.load(Relaxed).max(METER_NOW.load(Relaxed))
     }
 }

@@ -466,6 +466,7 @@ mod ce_cipher {
 /// Suite `sm4_ce_mac`: `cmac-sm4-ce`, `xcbc-sm4-ce` and `cbcmac-sm4-ce` against the kernel's
 /// `cmac`, `xcbc` and `cbcmac` templates over the oracle.
 mod ce_mac {
+    use crate::aead_suites::{SectionBytes, Taken};
     use crate::kunit::{check, check_eq, check_ok, in_matrix, skip_unless, suite, TestResult};
     use crate::rng::Rng;
     use crate::testing::{in_hard_irq, ShashTfm};
@@ -635,13 +636,46 @@ mod ce_mac {
         Ok(())
     }
 
+    /// NEON sections of a MAC follow the kernel's rule: an update of 16 pages in one piece
+    /// takes a section per page at least, none over more than a page (Linux 6.12's glue
+    /// bounds its sections to a step of the walk: the blocks handed to the core routine,
+    /// `SectionBytes`), exactly one where the kernel lets a section span the update (7.3, as
+    /// its glue does), and gives the reference's MAC.
+    fn mac_sections_per_page() -> TestResult {
+        skip_unless!(present(), "sm4-ce is not loaded");
+        const PAGES: usize = 16;
+        let data = KVec::from_elem(0x5au8, PAGES * crate::bindings::PAGE_SIZE, GFP_KERNEL);
+        skip_unless!(data.is_ok(), "no 16 pages of contiguous memory");
+        let data = check_ok!(data);
+        let mut a = check_ok!(ShashTfm::new(c"cmac-sm4-ce"));
+        let mut r = check_ok!(ShashTfm::new(c"cmac(sm4-oracle)"));
+        check!(a.set_key(&[7u8; 16]).is_ok());
+        check!(r.set_key(&[7u8; 16]).is_ok());
+        let (mut got, mut want) = ([0u8; 16], [0u8; 16]);
+        let counter = crate::ce::CallCounter::sections()?;
+        let bytes = SectionBytes::start(&[(c"sm4rs_ce_cbcmac", Taken::Blocks)])?;
+        check!(a.digest(&data, &[usize::MAX], &mut got).is_ok());
+        let (sections, widest) = (counter.count(), bytes.widest());
+        drop(bytes);
+        drop(counter);
+        if crate::crypto::simd::SECTION_MAY_SPAN_WALK {
+            check_eq!(sections, 1);
+        } else {
+            check!(sections >= PAGES && widest <= crate::bindings::PAGE_SIZE);
+        }
+        check!(r.digest(&data, &[], &mut want).is_ok());
+        check_eq!(got, want);
+        Ok(())
+    }
+
     suite!(
         sm4_ce_mac,
         [
             mac_vs_oracle,
             mac_bad_keys,
             mac_export_import,
-            mac_set_key_without_neon
+            mac_set_key_without_neon,
+            mac_sections_per_page
         ]
     );
 }
