@@ -5,16 +5,9 @@
 //! C headers: [`include/crypto/aead.h`](srctree/include/crypto/aead.h),
 //! [`include/crypto/internal/aead.h`](srctree/include/crypto/internal/aead.h).
 //!
-//! A driver implements [`Aead`] and registers it with [`Registration`]. A request's source
-//! and destination each hold the associated data, then the text (then, for decryption, the
-//! tag in the source; for encryption the tag goes to the destination after the text). Its
-//! `encrypt`/`decrypt` get the [`Request`] and the right to use NEON, and use the kernel's
-//! walks: [`Request::assoc`] for the associated data (the scatterwalk, a mapped piece at a
-//! time), [`Request::walk`] for the text (`skcipher_walk_aead_encrypt()` or `_decrypt()`,
-//! the skcipher walk's steps), and [`Request::finish`] for the tag, written or checked
-//! (`crypto_memneq()`, `EBADMSG`). As with upstream's drivers, a decryption whose tag does
-//! not match has written the text it decrypted to the destination; the caller gets
-//! `EBADMSG` and must not use it.
+//! A driver reads the associated data with [`Request::assoc`], walks the text with
+//! [`Request::walk`] and writes or checks the tag with [`Request::finish`]. As in C, a
+//! decryption whose tag does not match has written its plaintext to the destination.
 
 use super::{
     alg::{ctx, exit_tfm, init_tfm, kind, Key},
@@ -30,7 +23,7 @@ use core::{
 };
 use kernel::error::{code::EINVAL, Error, Result};
 
-/// `EBADMSG`: the tag does not match.
+/// The `EBADMSG` error: the tag does not match.
 pub fn ebadmsg() -> Error {
     Error::from_errno(-(bindings::EBADMSG as i32))
 }
@@ -43,7 +36,7 @@ pub trait Aead: 'static {
     const DRIVER_NAME: &'static CStr;
     /// Priority among the implementations of [`Aead::NAME`].
     const PRIORITY: i32;
-    /// The unit the mode works in (the walk hands over whole chunks but for the last step).
+    /// The unit the mode works in: the walk's steps hold whole chunks but for the last.
     const CHUNK_SIZE: u32;
     /// Smallest key length in bytes.
     const MIN_KEY_SIZE: u32;
@@ -54,16 +47,13 @@ pub trait Aead: 'static {
 
     /// The IV, e.g. `[u8; 12]`.
     type Iv: Block;
-    /// Per-transform state (the expanded keys). Created with `Default`, dropped and wiped
-    /// when the transform is freed.
+    /// Per-transform state (the expanded keys), created with `Default`, wiped when freed.
     type Context: Default + Send + Sync;
 
-    /// Sets the key; the crypto API has checked nothing but that the transform is not in
-    /// use. `simd` is the right to use NEON (absent when the non-SIMD path is tested).
+    /// Sets the key (of any length); `simd` is the right to use NEON.
     fn set_key(ctx: &mut Self::Context, key: &Key<'_>, simd: &mut Simd) -> Result;
 
-    /// Whether tags of `size` bytes are allowed (`setauthsize`; `size` is at most
-    /// [`Aead::MAX_AUTH_SIZE`], the crypto API checked).
+    /// Whether tags of `size` bytes (at most [`Aead::MAX_AUTH_SIZE`]) are allowed.
     fn check_auth_size(size: usize) -> Result;
 
     /// Encrypts the request and writes its tag.
@@ -73,11 +63,9 @@ pub trait Aead: 'static {
     fn decrypt(ctx: &Self::Context, req: &mut Request<'_, Self::Iv>, simd: &mut Simd) -> Result;
 }
 
-/// The C callbacks of an [`Aead`].
 struct Adapter<T: Aead>(PhantomData<T>);
 
 impl<T: Aead> Adapter<T> {
-    /// The algorithm as the C API sees it, without `cra_module` (set at registration).
     const ALG: bindings::aead_alg = {
         assert!(
             align_of::<T::Context>() <= super::CRYPTO_MINALIGN,
@@ -85,8 +73,7 @@ impl<T: Aead> Adapter<T> {
         );
         assert!(T::MIN_KEY_SIZE <= T::MAX_KEY_SIZE);
         assert!(T::MAX_AUTH_SIZE as usize <= MAX_TAG);
-        // SAFETY: `aead_alg` is a C struct of integers, arrays, pointers and optional
-        // function pointers, for all of which zero is valid.
+        // SAFETY: zero is valid for this C struct of integers, arrays and (function) pointers.
         let mut alg: bindings::aead_alg = unsafe { core::mem::zeroed() };
         alg.setkey = Some(Self::setkey);
         alg.setauthsize = Some(Self::setauthsize);
@@ -107,8 +94,7 @@ impl<T: Aead> Adapter<T> {
 
     /// # Safety
     ///
-    /// Called by the crypto API with a live transform (not used concurrently) and `len`
-    /// readable bytes at `key`.
+    /// Called by the crypto API with a live transform, ours, and `len` bytes at `key`.
     unsafe extern "C" fn setkey(
         tfm: *mut bindings::crypto_aead,
         key: *const u8,
@@ -118,7 +104,7 @@ impl<T: Aead> Adapter<T> {
         let base = unsafe { &raw mut (*tfm).base };
         // SAFETY: setkey has exclusive use of the transform, whose context `init` created.
         let ctx = unsafe { &mut *ctx::<T::Context>(base) };
-        // SAFETY: `key` points to `len` readable bytes (or `len` is 0); the transform is live.
+        // SAFETY: `key` points to `len` readable bytes; the transform is live.
         let key = Key::new(unsafe { byte_slice(key, len) }, unsafe {
             (*base).crt_flags
         });
@@ -130,8 +116,6 @@ impl<T: Aead> Adapter<T> {
         }
     }
 
-    /// `setauthsize`: the crypto API stores the size if this accepts it.
-    ///
     /// # Safety
     ///
     /// Called by the crypto API with a live transform.
@@ -142,19 +126,15 @@ impl<T: Aead> Adapter<T> {
         }
     }
 
-    /// Runs `f` on the request.
-    ///
     /// # Safety
     ///
-    /// `req` must be a valid request on a live transform of this algorithm, not used
-    /// elsewhere during the call (what the crypto API guarantees to `encrypt`/`decrypt`).
+    /// `req` must be a valid request on a live transform of this algorithm, ours for the call.
     unsafe fn crypt(
         req: *mut bindings::aead_request,
         decrypt: bool,
         f: impl FnOnce(&T::Context, &mut Request<'_, T::Iv>, &mut Simd) -> Result,
     ) -> c_int {
-        // SAFETY: the request is valid, on a live transform whose `crypto_tfm` is the `base`
-        // of its `crypto_aead`.
+        // SAFETY: the request is valid; its `crypto_tfm` is the `base` of a `crypto_aead`.
         let (iv, tfm, cryptlen, assoclen) = unsafe {
             let tfm = (*req).base.tfm;
             (
@@ -182,8 +162,7 @@ impl<T: Aead> Adapter<T> {
         if assoclen.checked_add(cryptlen).is_none() || auth as usize > MAX_TAG {
             return EINVAL.to_errno();
         }
-        // SAFETY: the transform is live and its context initialised by `init`; requests
-        // only read it.
+        // SAFETY: the transform is live and its context initialised; requests only read it.
         let ctx = unsafe { &*ctx::<T::Context>(&raw mut (*tfm).base) };
         // INVARIANT: checked and guaranteed above.
         let mut r = Request {
@@ -218,11 +197,10 @@ impl<T: Aead> Adapter<T> {
     }
 }
 
-/// The largest tag the abstraction handles (the block size of the ciphers it is used with).
+/// The largest tag the abstraction handles (the block size of its ciphers).
 pub const MAX_TAG: usize = 16;
 
-// SAFETY: `crypto_register_aead()` and `crypto_unregister_aead()` register and unregister
-// the algorithm an `aead_alg` describes.
+// SAFETY: `crypto_register_aead()` and `crypto_unregister_aead()` register an `aead_alg`.
 kind! {
     /// The kind of the AEADs: `struct aead_alg`.
     pub struct AeadKind for Aead ("AEADs") {
@@ -236,10 +214,8 @@ kind! {
 ///
 /// # Invariants
 ///
-/// `req` is a valid request, exclusively ours for `'a`, with a non-NULL IV of `Iv::SIZE`
-/// bytes if that is not zero; `text` is the length of its text (`cryptlen`, less the tag
-/// for a decryption), `auth` its tag size (at most [`MAX_TAG`]), and `assoclen + cryptlen`
-/// does not overflow.
+/// `req` is valid, ours for `'a`, with a non-NULL IV of `Iv::SIZE` bytes if not 0; `text` and
+/// `auth` are its text's and tag's lengths (`auth <= MAX_TAG`), and `assoclen + cryptlen` fits.
 pub struct Request<'a, Iv: Block> {
     req: *mut bindings::aead_request,
     text: c_uint,
@@ -271,19 +247,15 @@ impl<'a, Iv: Block> Request<'a, Iv> {
             // SAFETY: `Iv` is zero-sized, so any non-null, aligned pointer is valid for it.
             return unsafe { core::ptr::NonNull::<Iv>::dangling().as_ref() };
         }
-        // SAFETY: the IV is non-NULL with `Iv::SIZE` bytes, the request's for `'a` (type
-        // invariant), and only read; `Iv` is a byte array, aligned anywhere.
+        // SAFETY: the IV has `Iv::SIZE` bytes, the request's for `'a` (type invariant).
         unsafe { &*(*self.req).iv.cast::<Iv>() }
     }
 
-    /// The associated data, a piece at a time: the kernel's scatterwalk over the source.
-    /// (It is only read, and lies before the text, which the walks write: the two may be
-    /// used together.)
+    /// The associated data, a piece at a time; it may be read while the text is walked.
     pub fn assoc(&self) -> AssocData<'a> {
         // SAFETY: the request is valid (type invariant).
         let (sg, len) = unsafe { ((*self.req).src, (*self.req).assoclen) };
-        // INVARIANT: the request's source, holding `assoclen` bytes of associated data,
-        // readable for `'a`.
+        // INVARIANT: the source holds `assoclen` bytes of associated data, ours for `'a`.
         AssocData {
             walk: ScatterWalk::new(sg),
             left: len,
@@ -292,13 +264,10 @@ impl<'a, Iv: Block> Request<'a, Iv> {
         }
     }
 
-    /// Walks the text (`skcipher_walk_aead_encrypt()` or `_decrypt()`), as
-    /// [`super::skcipher::Request::walk`] walks an skcipher's data; its steps have no IV.
+    /// Walks the text (`skcipher_walk_aead_encrypt()` or `_decrypt()`); its steps have no IV.
     pub fn walk<'s>(&'s mut self, simd: &'s mut Simd) -> Result<Walk<'s, [u8; 0]>> {
         let (req, decrypt) = (self.req, self.decrypt);
-        // SAFETY: the request is valid and ours while the walk borrows it (type invariant);
-        // the kernel's AEAD walks cover its text (after the associated data, without the
-        // tag of a decryption); its steps get no IV (`[u8; 0]`).
+        // SAFETY: the request is ours while the walk borrows it; the walk covers only its text.
         unsafe {
             Walk::start(simd, |w| {
                 if decrypt {
@@ -310,10 +279,7 @@ impl<'a, Iv: Block> Request<'a, Iv> {
         }
     }
 
-    /// Ends the request with `tag`, the tag computed: an encryption writes its first
-    /// [`Request::auth_size`] bytes after the text in the destination; a decryption compares
-    /// them with the request's (after the text in the source) in time independent of their
-    /// contents, `EBADMSG` if they differ (`scatterwalk_map_and_copy()`, `crypto_memneq()`).
+    /// Ends the request with the computed `tag`: writes it, or checks it (`EBADMSG` if it differs).
     pub fn finish(&mut self, tag: &[u8; MAX_TAG]) -> Result {
         // SAFETY: the request is valid (type invariant); `assoclen + text` does not overflow.
         let (at, src, dst) = unsafe {
@@ -321,8 +287,7 @@ impl<'a, Iv: Block> Request<'a, Iv> {
             (r.assoclen + self.text, r.src, r.dst)
         };
         if !self.decrypt {
-            // SAFETY: the destination of an encryption holds the tag's `auth <= MAX_TAG`
-            // bytes after the text; the function only reads `tag`.
+            // SAFETY: the destination holds the tag's `auth <= MAX_TAG` bytes after the text.
             unsafe {
                 bindings::scatterwalk_map_and_copy(
                     tag.as_ptr().cast_mut().cast(),
@@ -335,8 +300,7 @@ impl<'a, Iv: Block> Request<'a, Iv> {
             return Ok(());
         }
         let mut theirs = super::Secret::<MAX_TAG>::zeroed();
-        // SAFETY: the source of a decryption holds the tag's `auth <= MAX_TAG` bytes after
-        // the text; `theirs` has room for them.
+        // SAFETY: the source holds the tag after the text; `theirs` has room for it.
         unsafe {
             bindings::scatterwalk_map_and_copy(theirs.as_mut_ptr().cast(), src, at, self.auth, 0)
         };
@@ -360,10 +324,8 @@ impl<'a, Iv: Block> Request<'a, Iv> {
 ///
 /// # Invariants
 ///
-/// `walk` walks the request's source, of which `left` bytes of associated data are still to
-/// come after the piece mapped (if any), readable for `'a`; a piece handed out stays mapped
-/// until the next is asked for or this is dropped; `again` is whether the piece mapped is to
-/// be handed out again (after [`AssocData::whole`] found it not whole).
+/// `walk` reads the request's source, readable for `'a`, with `left` bytes of associated data
+/// after the piece mapped; `again` is a mapped piece to hand out again.
 pub struct AssocData<'a> {
     walk: ScatterWalk,
     left: c_uint,
@@ -372,8 +334,7 @@ pub struct AssocData<'a> {
 }
 
 impl AssocData<'_> {
-    /// Ends the piece handed out before, if any, and hands out the next, of at most a page
-    /// (`scatterwalk_next()`; before Linux 6.15 its clamp and map); `None` at the end.
+    /// Ends the previous piece and hands out the next, of at most a page; `None` at the end.
     pub fn next(&mut self) -> Option<Input<'_>> {
         if let Some(piece) = self.again.take() {
             return Some(piece);
@@ -382,27 +343,23 @@ impl AssocData<'_> {
         if self.left == 0 {
             return None;
         }
-        // SAFETY: `left` bytes of the walk's scatterlist are still to come (type invariant).
+        // SAFETY: `left` bytes are still to come (type invariant).
         let (p, n) = unsafe { self.walk.next(self.left) };
         self.left -= n;
-        // SAFETY: the piece is mapped, readable for `n` bytes, until the walk is told it is
-        // done, which borrowing `self` holds off.
+        // SAFETY: the piece stays mapped until the walk is told it is done (`&mut self`).
         Some(unsafe { Input::new(p, n) })
     }
 
-    /// The associated data whole, if there is some and it is one piece of at most `max`
-    /// bytes (as kTLS and IPsec send it); `None` otherwise, and [`AssocData::next`] then
-    /// hands out the pieces from the first.
+    /// The associated data, if it is one piece of at most `max` bytes (else see [`Self::next`]).
     pub fn whole(&mut self, max: usize) -> Option<Input<'_>> {
         let all = self.left as usize;
         if all == 0 || all > max || self.again.is_some() {
             return None;
         }
-        // SAFETY: as in `next` (nothing was handed out: `again` is unset and `left` all).
+        // SAFETY: as in `next` (nothing was handed out).
         let (p, n) = unsafe { self.walk.next(self.left) };
         self.left -= n;
-        // SAFETY: as in `next`; the piece stays mapped until `next` ends it after handing
-        // it out again, or until the drop.
+        // SAFETY: as in `next`; `next` or the drop ends the piece.
         let piece = unsafe { Input::new(p, n) };
         if n as usize == all {
             return Some(piece);
@@ -418,14 +375,11 @@ impl Drop for AssocData<'_> {
     }
 }
 
-/// A walk of a scatterlist that is only read (`struct scatter_walk`), a mapped piece at a
-/// time: from Linux 6.15 `scatterwalk_next()` and `scatterwalk_done_src()`; before, the
-/// clamp, map, unmap, advance and done of upstream's 6.12 glue.
+/// A walk of a scatterlist that is only read (`struct scatter_walk`), a mapped piece at a time.
 ///
 /// # Invariants
 ///
-/// `len` is the length of the piece mapped at `piece`, 0 if none; `w` is started once
-/// `started`.
+/// `len` is the length of the piece mapped at `piece` (0: none); `w` is started if `started`.
 struct ScatterWalk {
     w: bindings::scatter_walk,
     sg: *mut bindings::scatterlist,
@@ -435,7 +389,6 @@ struct ScatterWalk {
 }
 
 impl ScatterWalk {
-    /// A walk of `sg` from its start (started at the first piece asked for).
     fn new(sg: *mut bindings::scatterlist) -> Self {
         // INVARIANT: nothing mapped, not started.
         Self {
@@ -448,13 +401,11 @@ impl ScatterWalk {
         }
     }
 
-    /// Maps the next piece of the data, of at most `total` bytes (and a page): its address
-    /// and length (more than 0).
+    /// Maps the next piece, of at most `total` bytes and a page: its address and length.
     ///
     /// # Safety
     ///
-    /// `total` (more than 0) bytes must be left in the scatterlist, valid during the walk;
-    /// no piece mapped ([`ScatterWalk::done`] after each).
+    /// `total > 0` bytes must be left in the scatterlist, and no piece mapped.
     unsafe fn next(&mut self, total: core::ffi::c_uint) -> (*const u8, core::ffi::c_uint) {
         if !self.started {
             // SAFETY: `sg` is a valid entry (there are bytes left: caller).
@@ -462,15 +413,13 @@ impl ScatterWalk {
             self.started = true;
         }
         #[cfg(sm4rs_scatterwalk_next)]
-        // SAFETY: a started walk with `total` bytes left (caller); the field is the address
-        // `scatterwalk_next()` sets.
+        // SAFETY: a started walk with `total` bytes left (caller).
         let (p, n) = unsafe {
             let n = bindings::scatterwalk_next(&mut self.w, total);
             (self.w.__bindgen_anon_1.addr.cast::<u8>(), n)
         };
         #[cfg(not(sm4rs_scatterwalk_next))]
-        // SAFETY: as above; an entry whose end the walk reached gives 0 until the walk
-        // starts on the next one (which exists: bytes are left).
+        // SAFETY: as above; at an entry's end the walk moves to the next, which exists.
         let (p, n) = unsafe {
             let mut n = bindings::scatterwalk_clamp(&mut self.w, total);
             if n == 0 {
@@ -489,9 +438,7 @@ impl ScatterWalk {
         (p, n)
     }
 
-    /// Ends the piece mapped, if any (unmapped, the walk advanced past it); `more`: whether
-    /// data is left to walk (before Linux 6.15, the walk then moves to the next entry at the
-    /// end of one, and must not past the last).
+    /// Ends the piece mapped, if any; `more` says whether data is left to walk.
     fn done(&mut self, more: bool) {
         let n = core::mem::take(&mut self.len);
         if n == 0 {
@@ -505,8 +452,7 @@ impl ScatterWalk {
             bindings::scatterwalk_done_src(&mut self.w, n)
         };
         #[cfg(not(sm4rs_scatterwalk_next))]
-        // SAFETY: a piece of `n` bytes is mapped at `piece` (type invariant); the walk goes
-        // on to the next entry at the end of one only if data follows (`more`).
+        // SAFETY: a piece of `n` bytes is mapped at `piece` (type invariant).
         unsafe {
             bindings::scatterwalk_unmap(self.piece.cast_mut().cast());
             bindings::scatterwalk_advance(&mut self.w, n);

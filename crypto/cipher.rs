@@ -3,11 +3,6 @@
 //! Single-block ciphers: `struct crypto_alg` of type `CRYPTO_ALG_TYPE_CIPHER`.
 //!
 //! C header: [`include/linux/crypto.h`](srctree/include/linux/crypto.h).
-//!
-//! A driver implements [`Cipher`] and keeps a [`Registration`] of its [`alg`] alive for as
-//! long as the algorithm is to be offered. The C table is built at compile time from the trait's
-//! constants; the per-transform context is typed ([`Cipher::Context`]), created when a
-//! transform is allocated and wiped when it is freed.
 
 use super::{
     alg::{ctx, exit_tfm, init_tfm, kind},
@@ -23,16 +18,13 @@ use core::{
 };
 use kernel::error::Result;
 
-/// A single-block cipher algorithm.
-///
-/// The crypto API calls it one block at a time (the `ecb`, `cbc`, ... templates, testmgr,
-/// `crypto_cipher_encrypt_one()`); none of its operations may sleep.
+/// A single-block cipher, called in any context: it may not sleep, and needs a non-NEON path.
 pub trait Cipher: 'static {
     /// Algorithm name (`cra_name`), e.g. `c"sm4"`.
     const NAME: &'static CStr;
-    /// Driver name (`cra_driver_name`), unique among registered algorithms.
+    /// Driver name (`cra_driver_name`), e.g. `c"sm4-ce"`.
     const DRIVER_NAME: &'static CStr;
-    /// Priority among the implementations of [`Cipher::NAME`]; the highest is chosen.
+    /// Priority among the implementations of [`Cipher::NAME`].
     const PRIORITY: i32;
     /// Smallest key length in bytes.
     const MIN_KEY_SIZE: u32;
@@ -41,14 +33,10 @@ pub trait Cipher: 'static {
 
     /// The block the cipher transforms, e.g. `[u8; 16]`.
     type Block: Block;
-    /// Per-transform state: the expanded key. Created with `Default` when a transform is
-    /// allocated, dropped and wiped when it is freed.
+    /// Per-transform state (the expanded key), created with `Default`, wiped when freed.
     type Context: Default + Send + Sync;
 
-    /// Sets the key. The crypto API has already checked the length against
-    /// [`Cipher::MIN_KEY_SIZE`] and [`Cipher::MAX_KEY_SIZE`]. `simd` is the right to use
-    /// NEON here: ciphers are called in any context, so a driver that uses NEON must have a
-    /// path without it.
+    /// Sets the key, whose length the crypto API has checked; `simd` is the right to use NEON.
     fn set_key(ctx: &mut Self::Context, key: &[u8], simd: &mut Simd) -> Result;
 
     /// Encrypts one block in place.
@@ -58,19 +46,16 @@ pub trait Cipher: 'static {
     fn decrypt(ctx: &Self::Context, block: &mut Self::Block, simd: &mut Simd);
 }
 
-/// The C callbacks and table of a [`Cipher`].
 struct Adapter<T: Cipher>(PhantomData<T>);
 
 impl<T: Cipher> Adapter<T> {
-    /// The algorithm as the C API sees it, without `cra_module` (set at registration).
     const ALG: bindings::crypto_alg = {
         assert!(
             align_of::<T::Context>() <= super::CRYPTO_MINALIGN,
             "the context area is only aligned to CRYPTO_MINALIGN"
         );
         assert!(T::MIN_KEY_SIZE <= T::MAX_KEY_SIZE);
-        // SAFETY: `crypto_alg` is a C struct of integers, pointers, arrays and optional
-        // function pointers, for all of which zero is a valid value.
+        // SAFETY: zero is valid for this C struct of integers, arrays and (function) pointers.
         let mut alg: bindings::crypto_alg = unsafe { core::mem::zeroed() };
         alg.cra_flags = bindings::CRYPTO_ALG_TYPE_CIPHER;
         alg.cra_blocksize = T::Block::SIZE as c_uint;
@@ -90,21 +75,17 @@ impl<T: Cipher> Adapter<T> {
         alg
     };
 
-    /// `cia_setkey`.
-    ///
     /// # Safety
     ///
-    /// Called by the crypto API with a live transform and `len` readable bytes at `key`;
-    /// no other operation runs on the transform at the same time.
+    /// Called by the crypto API with a live transform, ours, and `len` bytes at `key`.
     unsafe extern "C" fn setkey(
         tfm: *mut bindings::crypto_tfm,
         key: *const u8,
         len: c_uint,
     ) -> c_int {
-        // SAFETY: the caller gives exclusive use of a live transform, whose context `init`
-        // created.
+        // SAFETY: setkey has exclusive use of the transform, whose context `init` created.
         let ctx = unsafe { &mut *ctx::<T::Context>(tfm) };
-        // SAFETY: `key` points to `len` readable bytes (or `len` is 0).
+        // SAFETY: `key` points to `len` readable bytes.
         let key = unsafe { byte_slice(key, len) };
         // SAFETY: no NEON section is open in a crypto API callback; this is the only `Simd`.
         let mut simd = unsafe { Simd::new(true) };
@@ -114,19 +95,14 @@ impl<T: Cipher> Adapter<T> {
         }
     }
 
-    /// Copies `src` to `dst` (which may be the same block) and returns `dst` as a block.
-    ///
     /// # Safety
     ///
-    /// `src` must be readable and `dst` writable for one block, and `dst` not otherwise
-    /// accessed while the returned reference lives.
+    /// `src` must be readable and `dst` writable for one block, and `dst` ours while borrowed.
     unsafe fn block<'a>(dst: *mut u8, src: *const u8) -> &'a mut T::Block {
-        // In place (the kernel's ecb and xts templates): nothing to copy.
         if !ptr::eq(dst.cast_const(), src) {
             if T::Block::SIZE == 16 && (dst as usize | src as usize) % 8 == 0 {
                 let (s, d) = (src.cast::<u64>(), dst.cast::<u64>());
-                // SAFETY: both are valid for 16 bytes and 8-byte aligned: two aligned word
-                // reads, then the two writes (so an overlap would be harmless).
+                // SAFETY: both are valid for 16 bytes and 8-byte aligned; both reads come first.
                 unsafe {
                     let (a, b) = (ptr::read(s), ptr::read(s.add(1)));
                     ptr::write(d, a);
@@ -141,15 +117,11 @@ impl<T: Cipher> Adapter<T> {
         unsafe { &mut *dst.cast::<T::Block>() }
     }
 
-    /// `cia_encrypt`.
-    ///
     /// # Safety
     ///
-    /// Called by the crypto API with a live transform, one readable block at `src` and one
-    /// writable block at `dst` (possibly the same).
+    /// Called by the crypto API with a live transform and a block at `src` and at `dst`.
     unsafe extern "C" fn encrypt(tfm: *mut bindings::crypto_tfm, dst: *mut u8, src: *const u8) {
-        // SAFETY: the transform is live and its context created by `init`; encryption only
-        // reads it.
+        // SAFETY: the transform is live and its context initialised; requests only read it.
         let ctx = unsafe { &*ctx::<T::Context>(tfm) };
         // SAFETY: no NEON section is open in a crypto API callback; this is the only `Simd`.
         let mut simd = unsafe { Simd::new(true) };
@@ -157,14 +129,11 @@ impl<T: Cipher> Adapter<T> {
         T::encrypt(ctx, unsafe { Self::block(dst, src) }, &mut simd);
     }
 
-    /// `cia_decrypt`.
-    ///
     /// # Safety
     ///
     /// As for [`Self::encrypt`].
     unsafe extern "C" fn decrypt(tfm: *mut bindings::crypto_tfm, dst: *mut u8, src: *const u8) {
-        // SAFETY: the transform is live and its context created by `init`; decryption only
-        // reads it.
+        // SAFETY: the transform is live and its context initialised; requests only read it.
         let ctx = unsafe { &*ctx::<T::Context>(tfm) };
         // SAFETY: no NEON section is open in a crypto API callback; this is the only `Simd`.
         let mut simd = unsafe { Simd::new(true) };
@@ -173,8 +142,7 @@ impl<T: Cipher> Adapter<T> {
     }
 }
 
-// SAFETY: `crypto_register_alg()` and `crypto_unregister_alg()` register and unregister a
-// single-block cipher, which a bare `crypto_alg` describes.
+// SAFETY: `crypto_register_alg()` and `crypto_unregister_alg()` register a bare `crypto_alg`.
 kind! {
     /// The kind of the single-block ciphers: `struct crypto_alg` itself.
     pub struct CipherKind for Cipher ("ciphers") {

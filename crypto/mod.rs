@@ -1,27 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! Crypto API providers: algorithms implemented in Rust and registered with the kernel's
-//! crypto API.
+//! Crypto API providers: algorithms implemented in Rust for the kernel's crypto API.
 //!
 //! C headers: [`include/linux/crypto.h`](srctree/include/linux/crypto.h),
 //! [`include/crypto/algapi.h`](srctree/include/crypto/algapi.h).
 //!
-//! Drivers use the safe types here and never the raw bindings.
-//!
 // sm4rs-oot-begin
-//! This is written the way it is proposed for `rust/kernel/crypto/` (`make patches` turns it
-//! into that). Out of tree each module compiles it in as `crate::crypto` (with `#[path]`),
-//! and it binds the C API through its own bindgen run ([`bindings`]), because the kernel's
-//! `bindings` crate has no crypto headers.
+//! Out of tree each module compiles this in as `crate::crypto`, with its own [`bindings`].
 //!
 // sm4rs-oot-end
-//! - [`alg`]: what the kinds share: registration and the per-transform context.
+//! - [`alg`]: registration and per-transform contexts, shared by every kind of algorithm.
 //! - [`cipher`]: single-block ciphers (`CRYPTO_ALG_TYPE_CIPHER`).
-//! - [`skcipher`]: symmetric key ciphers (block cipher modes) and the skcipher walk.
+//! - [`skcipher`]: symmetric key ciphers and the skcipher walk.
 //! - [`shash`]: synchronous hashes and MACs.
 //! - [`aead`]: authenticated encryption with associated data.
 //! - [`simd`]: kernel-mode NEON sections.
-//! - [`param`]: read-only string module parameters (a driver's choice of implementation).
+//! - [`param`]: read-only string module parameters.
 
 // sm4rs-oot-begin
 pub mod bindings;
@@ -41,28 +35,21 @@ use core::{
     marker::PhantomData,
 };
 
-/// `CRYPTO_MINALIGN`, the alignment of a transform's context area. (bindgen gives it the type
-/// `size_t` out of tree, and in the kernel's bindings, where it is a literal, one of its
-/// choosing.)
+/// `CRYPTO_MINALIGN`, the alignment of a transform's context area (its bindgen type varies).
 #[allow(clippy::unnecessary_cast)]
 pub(crate) const CRYPTO_MINALIGN: usize = bindings::CRYPTO_MINALIGN as usize;
 
-/// `EDEADLK`, which the skcipher walk returns in hard interrupt context, and requests where
-/// NEON may not be used (Linux 6.12's `kernel::error::code` lacks it).
+/// The `EDEADLK` error: NEON may not be used in this context.
 pub fn edeadlk() -> kernel::error::Error {
     kernel::error::Error::from_errno(-(bindings::EDEADLK as i32))
 }
 
-/// `EOVERFLOW`, for lengths a mode cannot encode (CCM's text longer than its IV's counter
-/// field allows). (Linux 6.12's `kernel::error::code` lacks it.)
+/// The `EOVERFLOW` error: a length the mode cannot encode.
 pub fn eoverflow() -> kernel::error::Error {
     kernel::error::Error::from_errno(-(bindings::EOVERFLOW as i32))
 }
 
-/// A block of bytes: the unit an algorithm transforms, and the type of its IVs.
-///
-/// Implemented only for byte arrays, so a driver's `type Block = [u8; 16]` fixes every length
-/// the abstraction hands it.
+/// A block of bytes, the unit an algorithm transforms: a byte array, aligned anywhere (sealed).
 pub trait Block: private::Sealed + Sized + 'static {
     /// The size in bytes.
     const SIZE: usize;
@@ -77,12 +64,11 @@ mod private {
     impl<const N: usize> Sealed for [u8; N] {}
 }
 
-/// `len` bytes at `p` as a slice; empty (and `p` not used, so it may be NULL) if `len` is 0.
+/// The `len` bytes at `p` as a slice (empty, and `p` unused, if `len` is 0).
 ///
 /// # Safety
 ///
-/// If `len > 0`, `p` must be valid for reads of `len` bytes during `'a`, not written
-/// meanwhile.
+/// If `len > 0`, `p` must be valid for reads of `len` bytes, not written during `'a`.
 pub(crate) unsafe fn byte_slice<'a>(p: *const u8, len: c_uint) -> &'a [u8] {
     if len == 0 {
         return &[];
@@ -91,20 +77,13 @@ pub(crate) unsafe fn byte_slice<'a>(p: *const u8, len: c_uint) -> &'a [u8] {
     unsafe { core::slice::from_raw_parts(p, len as usize) }
 }
 
-/// Bytes in a caller's buffer, only read: the data of a hash update, a piece of the
-/// associated data of an AEAD request.
+/// Bytes of a caller's buffer that are only read: hash data, AEAD associated data.
 ///
-/// Not a slice: the buffer may be memory that other threads write meanwhile (AF_ALG hashes
-/// user pages; the crypto API promises an AEAD no more than that its associated data can be
-/// read), and a `&[u8]` would let the compiler assume it does not change while it lives. It
-/// is only read by copying bytes out at one point ([`Input::read`], as C's `memcpy()`
-/// would) or by assembly ([`Input::as_ptr`]); what a concurrent writer makes of the result
-/// is the caller's business, as with the C drivers.
+/// Not a slice, as other threads may write the buffer meanwhile (AF_ALG's user pages).
 ///
 /// # Invariants
 ///
-/// `ptr` is valid for reads of `len` bytes during `'a` (it may be NULL if `len` is 0), and
-/// `len` fits a `c_uint`.
+/// `ptr` is valid for reads of `len` (a `c_uint`) bytes during `'a`, or NULL if `len` is 0.
 #[derive(Clone, Copy)]
 pub struct Input<'a> {
     ptr: *const u8,
@@ -157,7 +136,6 @@ impl<'a> Input<'a> {
 
     /// The number of whole blocks of `size` bytes (not zero), as assembly takes it.
     pub fn blocks(&self, size: usize) -> c_uint {
-        // (At most `len`, which fits: type invariant.)
         (self.len / size.max(1)) as c_uint
     }
 
@@ -166,8 +144,7 @@ impl<'a> Input<'a> {
         self.ptr
     }
 
-    /// Splits into the first `n` bytes (at most [`Input::len`]) and the rest (views of the
-    /// same data: it is only ever read).
+    /// Splits into the first `n` bytes (at most [`Input::len`]) and the rest.
     pub fn split_at(&self, n: usize) -> (Input<'a>, Input<'a>) {
         let n = n.min(self.len);
         // INVARIANT: both parts lie in the original range.
@@ -178,7 +155,6 @@ impl<'a> Input<'a> {
                 _p: PhantomData,
             },
             Input {
-                // `n <= len`: in bounds, or `ptr` itself if `n` is 0.
                 ptr: self.ptr.wrapping_add(n),
                 len: self.len - n,
                 _p: PhantomData,
@@ -196,17 +172,13 @@ impl<'a> Input<'a> {
         let offset = offset.min(self.len);
         let n = buf.len().min(self.len - offset);
         if n > 0 {
-            // SAFETY: `ptr` is readable for `len >= offset + n` bytes (type invariant) and
-            // `buf` is a distinct, writable buffer of at least `n` bytes.
+            // SAFETY: `ptr` is readable for `offset + n` bytes (invariant); `buf` is distinct.
             unsafe { core::ptr::copy_nonoverlapping(self.ptr.add(offset), buf.as_mut_ptr(), n) };
         }
     }
 }
 
-/// Copies `name` into a fixed-size, NUL-padded C `char` array (e.g. `cra_name`).
-///
-/// Evaluated at compile time for the algorithm tables; a name that does not fit, with its
-/// NUL terminator, stops the build.
+/// Copies `name` into a NUL-padded C `char` array (e.g. `cra_name`) at compile time.
 pub const fn name_array<const N: usize>(name: &CStr) -> [c_char; N] {
     let bytes = name.to_bytes();
     assert!(bytes.len() < N, "name too long for its C array");
@@ -219,8 +191,7 @@ pub const fn name_array<const N: usize>(name: &CStr) -> [c_char; N] {
     out
 }
 
-/// `s`, a name and its NUL (as `concat!(name, "\0")` gives), as a C string; the empty string
-/// if `s` is not NUL-terminated or has another NUL.
+/// `s`, a name and its NUL (as `concat!(name, "\0")` gives), as a C string; empty if invalid.
 pub const fn c_name(s: &'static str) -> &'static CStr {
     match CStr::from_bytes_with_nul(s.as_bytes()) {
         Ok(name) => name,
@@ -228,18 +199,14 @@ pub const fn c_name(s: &'static str) -> &'static CStr {
     }
 }
 
-/// A driver name built at compile time from a mode and an implementation: `ecb` and
-/// `sm4-ce` give `ecb-sm4-ce`, as the kernel's drivers name themselves.
-///
-/// The bytes of a C name array (NUL-terminated and padded); a name that does not fit stops
-/// the build.
+/// A driver name built at compile time from a mode and an implementation: `ecb-sm4-ce`.
 pub struct DriverName([u8; DriverName::MAX]);
 
 impl DriverName {
     /// `CRYPTO_MAX_ALG_NAME`, the size of `cra_driver_name`.
     const MAX: usize = 128;
 
-    /// `"<mode>-<implementation>"`.
+    /// `"<mode>-<implementation>"`; a name that does not fit stops the build.
     pub const fn new(mode: &str, implementation: &str) -> Self {
         let (m, i) = (mode.as_bytes(), implementation.as_bytes());
         assert!(m.len() + 1 + i.len() < Self::MAX, "driver name too long");
@@ -268,18 +235,12 @@ impl DriverName {
     }
 }
 
-/// The address of `s` for C. (`CStr::as_ptr` is disallowed by the kernel's clippy
-/// configuration for the signedness of `char`: the kernel's `char` is unsigned, and so is
-/// `c_char` on arm64.)
+/// The address of `s` for C (the kernel's clippy configuration disallows `CStr::as_ptr`).
 pub const fn c_str_ptr(s: &CStr) -> *const c_char {
     s.to_bytes_with_nul().as_ptr().cast()
 }
 
-/// Bytes that hold secret or sensitive data on the stack (key material, plaintext,
-/// keystream, tweaks), overwritten with zeros when they go out of scope.
-///
-/// Not `Clone`: copying the data out (`*secret`) is explicit. 16-byte aligned, so that a
-/// block-sized one is wiped with two word stores rather than a call.
+/// Secret bytes on the stack (keys, plaintext, keystream), zeroed when they go out of scope.
 #[repr(C, align(16))]
 pub struct Secret<const N: usize>([u8; N]);
 
@@ -315,12 +276,7 @@ impl<const N: usize> Drop for Secret<N> {
     }
 }
 
-/// Overwrites `bytes` with zeros in a way the compiler may not elide or move past: volatile
-/// stores (by aligned word where it can: a 16-byte block takes two), then a compiler fence.
-///
-/// The one wipe of the abstraction and its drivers: `Secret`, transform contexts, the
-/// FPSIMD state buffer of a NEON section, MAC keys and state. (The SM4 core, `sm4/sm4.rs`,
-/// which the host tests build alone, wipes its round keys with the same two steps.)
+/// Overwrites `bytes` with zeros that the compiler may not elide: volatile stores, then a fence.
 pub fn wipe(bytes: &mut [u8]) {
     // SAFETY: any bytes are a valid `u64`, and `align_to_mut` gives the aligned middle.
     let (head, words, tail) = unsafe { bytes.align_to_mut::<u64>() };
@@ -335,22 +291,18 @@ pub fn wipe(bytes: &mut [u8]) {
     core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
 }
 
-/// [`wipe`] over `len` bytes at `ptr` (memory the C side owns: a transform's context, the
-/// FPSIMD state buffer).
+/// [`wipe`] over `len` bytes at `ptr` (memory the C side owns, e.g. a transform's context).
 ///
 /// # Safety
 ///
-/// `ptr` must be valid for writes of `len` bytes, and not be read or written through another
-/// pointer meanwhile.
+/// `ptr` must be valid for writes of `len` bytes and not be accessed otherwise meanwhile.
 pub unsafe fn wipe_raw(ptr: *mut u8, len: usize) {
-    // SAFETY: `ptr` is valid for `len` bytes and not otherwise used meanwhile (caller); any
-    // bytes are valid `u8`s.
+    // SAFETY: `ptr` is valid for `len` bytes and not otherwise used meanwhile (caller).
     wipe(unsafe { core::slice::from_raw_parts_mut(ptr, len) });
 }
 
 // sm4rs-oot-begin
-/// Declares the module, hiding the differences between the `module!` macros of the kernels
-/// this project supports (6.12 takes one `author`, later kernels a list of `authors`).
+/// `module!` with one `author`, given as the list of `authors` that kernels after 6.12 take.
 macro_rules! module {
     (
         type: $type:ident,

@@ -3,11 +3,6 @@
 //! Read-only string module parameters, for a driver's choice among its implementations.
 //!
 //! C header: [`include/linux/moduleparam.h`](srctree/include/linux/moduleparam.h).
-//!
-//! Linux 6.12's `module!` has no parameters, so [`str_param!`] declares one much as C's
-//! `module_param(name, charp, 0444)` does: a `struct kernel_param` in the `__param` section
-//! whose `param_ops_charp` the kernel calls while it parses the module's arguments (or, built
-//! in, the command line's `<module>.<name>=`), before the module's `init`.
 
 use super::bindings;
 use core::{
@@ -19,14 +14,11 @@ use core::{
 ///
 /// # Invariants
 ///
-/// The pointer is NULL or points to a NUL-terminated string that lives until the module is
-/// unloaded; it is written only by the kernel's parameter parsing, before `init` (the
-/// parameter is read-only in sysfs: permission 0444), and freed after `exit`.
+/// The pointer is NULL or a NUL-terminated string living with the module, set before `init`.
 #[repr(transparent)]
 pub struct StrValue(UnsafeCell<*mut c_char>);
 
-// SAFETY: the value is written only before the module's `init` and after its `exit` (see the
-// type invariants), while nothing of the module runs; in between it is only read.
+// SAFETY: the value is only written while none of the module's code runs (type invariants).
 unsafe impl Sync for StrValue {}
 
 impl StrValue {
@@ -43,20 +35,17 @@ impl StrValue {
 
     /// The parameter's value (empty if the kernel set none).
     pub fn get(&self) -> &CStr {
-        // SAFETY: only the kernel's parameter parsing writes the pointer, not while the
-        // module's code runs (the type invariants).
+        // SAFETY: not written while the module's code runs (type invariants).
         let p = unsafe { *self.0.get() };
         if p.is_null() {
             return c"";
         }
         let mut len = 0;
-        // SAFETY: a NUL-terminated string that lives as long as the module (the type
-        // invariants): every byte up to its NUL can be read.
+        // SAFETY: a NUL-terminated string that lives as long as the module (type invariants).
         while unsafe { *p.add(len) } != 0 {
             len += 1;
         }
-        // SAFETY: the `len` bytes before the NUL and the NUL itself, as above; no NUL
-        // among the first `len`.
+        // SAFETY: the `len` bytes before the NUL, none of them NUL, and the NUL, as above.
         unsafe {
             CStr::from_bytes_with_nul_unchecked(core::slice::from_raw_parts(
                 p.cast::<u8>(),
@@ -70,14 +59,11 @@ impl StrValue {
 #[repr(transparent)]
 pub struct Param(bindings::kernel_param);
 
-// SAFETY: the kernel only reads it, and its pointers are to statics that are `Sync` (the
-// name, `param_ops_charp` and a [`StrValue`]).
+// SAFETY: the kernel only reads it; it points to `Sync` statics.
 unsafe impl Sync for Param {}
 
 impl Param {
-    /// A read-only (0444) string parameter named `name` whose value the kernel sets in
-    /// `value`, as C's `module_param(name, charp, 0444)` (without the module pointer, which
-    /// the kernel uses for array parameters only).
+    /// A read-only string parameter `name` set in `value`: `module_param(name, charp, 0444)`.
     pub const fn charp(name: &'static CStr, value: &'static StrValue) -> Self {
         Self(bindings::kernel_param {
             name: super::c_str_ptr(name),
@@ -111,10 +97,7 @@ impl<const N: usize> ModInfo<N> {
     }
 }
 
-/// Declares the read-only string module parameter `$name` of the module `$module` (its
-/// name as `KBUILD_MODNAME` gives it, for the built-in `<module>.<name>=`), as the static
-/// [`StrValue`] `$value`, `$default` until the kernel sets it; `$desc` is what `modinfo`
-/// shows.
+/// Declares the read-only string parameter `$name` of `$module` as the static `$value`.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __crypto_str_param {
@@ -123,7 +106,6 @@ macro_rules! __crypto_str_param {
             $crate::crypto::param::StrValue::new($default);
         const _: () = {
             use $crate::crypto::param::{ModInfo, Param};
-            // Built in, the kernel looks the name up with the module's prefix.
             const NAME: &str = if cfg!(MODULE) {
                 concat!($name, "\0")
             } else {
@@ -150,7 +132,6 @@ macro_rules! __crypto_str_param {
         };
     };
 }
-// (Out of tree each module compiles its own copy of the abstraction, and most do not use
-// this.)
+// (Unused by most modules, each of which has its own copy out of tree.)
 #[allow(unused_imports)]
 pub use __crypto_str_param as str_param;

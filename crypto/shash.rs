@@ -5,19 +5,8 @@
 //! C headers: [`include/crypto/hash.h`](srctree/include/crypto/hash.h),
 //! [`include/crypto/internal/hash.h`](srctree/include/crypto/internal/hash.h).
 //!
-//! A driver implements [`Shash`] for each algorithm and registers them together with
-//! [`Registration`]. The per-transform context ([`Shash::Key`], the expanded key) is typed,
-//! created when a transform is allocated and wiped when it is freed. The per-request state
-//! ([`Shash::State`]) lives in the `shash_desc`, which the crypto API copies as bytes
-//! (export, import, cloning a descriptor), so it must be plain data ([`PlainState`]). The
-//! data of an update is an [`Input`]: a virtually contiguous buffer, but not a slice, as
-//! other threads may write it meanwhile.
-//!
-//! A hash sees its data in whole blocks: [`Shash::update`] gets whole blocks only and
-//! [`Shash::finup`] the last 0 to [`Shash::BLOCK_SIZE`] bytes, as the kernel's block-only
-//! hash interface (`CRYPTO_AHASH_ALG_BLOCK_ONLY`) hands them; where the kernel keeps the
-//! partial block between updates, it does so, else the abstraction does
-//! ([`shash_buffer::Partial`](super::shash_buffer::Partial)).
+//! [`Shash::update`] gets whole blocks and [`Shash::finup`] the rest; the request state lives
+//! in the `shash_desc`, which the crypto API copies as bytes ([`PlainState`]).
 
 use super::{
     alg::{ctx, exit_tfm, init_tfm, kind},
@@ -38,45 +27,32 @@ use kernel::error::Result;
 ///
 /// # Safety
 ///
-/// Every bit pattern of `size_of::<Self>()` bytes must be a valid value (an imported state
-/// is whatever bytes the caller gives), the type must have no padding (exported bytes are
-/// all initialised) and no `Drop` (the crypto API frees descriptors without telling the
-/// driver).
+/// Every bit pattern must be a valid value, with no padding and no `Drop`.
 pub unsafe trait PlainState: Copy + Send + 'static {}
 
-/// A synchronous hash or MAC algorithm.
-///
-/// The crypto API calls it in any context, including soft interrupts; none of its
-/// operations may sleep. `simd` is the right to use NEON there; a driver that uses NEON must
-/// have a path without it.
+/// A synchronous hash or MAC, called in any context: it may not sleep, and needs a non-NEON path.
 pub trait Shash: 'static {
     /// Algorithm name (`cra_name`), e.g. `c"cmac(sm4)"`.
     const NAME: &'static CStr;
-    /// Driver name (`cra_driver_name`), unique among registered algorithms.
+    /// Driver name (`cra_driver_name`), e.g. `c"cmac-sm4-ce"`.
     const DRIVER_NAME: &'static CStr;
-    /// Priority among the implementations of [`Shash::NAME`]; the highest is chosen.
+    /// Priority among the implementations of [`Shash::NAME`].
     const PRIORITY: i32;
-    /// The block size: [`Shash::update`] takes whole blocks of it. Also `cra_blocksize`,
-    /// unless [`Shash::CRA_BLOCK_SIZE`] says otherwise.
+    /// The block size, of which [`Shash::update`] takes whole blocks.
     const BLOCK_SIZE: u32;
-    /// The `cra_blocksize` the kernel's interface wants for this algorithm, if it is not
-    /// [`Shash::BLOCK_SIZE`] (the `cbcmac` template's is 1 before Linux 6.16). Kernels
-    /// that keep partial blocks for the driver need the two equal.
+    /// `cra_blocksize`, if not [`Shash::BLOCK_SIZE`] (the `cbcmac` template's before Linux 6.16).
     const CRA_BLOCK_SIZE: u32 = Self::BLOCK_SIZE;
-    /// Whether [`Shash::finup`] must get the last block even when it is whole (at least one
-    /// byte, unless nothing was taken in), as CMAC closes its last block differently from
-    /// the others (`CRYPTO_AHASH_ALG_FINAL_NONZERO`).
+    /// Whether [`Shash::finup`] gets a last whole block too (`CRYPTO_AHASH_ALG_FINAL_NONZERO`).
     const FINAL_NONZERO: bool;
 
     /// The digest, e.g. `[u8; 16]`; its size is the algorithm's `digestsize`.
     type Digest: Block;
-    /// Per-transform context (the expanded key). Created with `Default` when a transform is
-    /// allocated, dropped and wiped when it is freed.
+    /// Per-transform state (the expanded key), created with `Default`, wiped when freed.
     type Key: Default + Send + Sync;
     /// Per-request state, kept in the request's descriptor.
     type State: PlainState;
 
-    /// Sets the key (any length: the driver checks it). Unkeyed algorithms return an error.
+    /// Sets the key, of any length (an unkeyed algorithm returns an error).
     fn set_key(key: &mut Self::Key, bytes: &[u8], simd: &mut Simd) -> Result;
 
     /// The state of a new request.
@@ -85,10 +61,7 @@ pub trait Shash: 'static {
     /// Takes in `blocks`: whole blocks of [`Shash::BLOCK_SIZE`], at least one.
     fn update(key: &Self::Key, state: &mut Self::State, blocks: Input<'_>, simd: &mut Simd);
 
-    /// Takes in `last`, the last 0 to [`Shash::BLOCK_SIZE`] bytes of the data (1 to
-    /// [`Shash::BLOCK_SIZE`] with [`Shash::FINAL_NONZERO`] if there was any data), and
-    /// writes the digest of everything taken in. The state is not used again unless the
-    /// request is initialised (or imported) anew.
+    /// Takes in the last 0 to [`Shash::BLOCK_SIZE`] bytes and writes the digest.
     fn finup(
         key: &Self::Key,
         state: &mut Self::State,
@@ -98,8 +71,6 @@ pub trait Shash: 'static {
     );
 }
 
-/// What a descriptor holds: the algorithm's state, then what the abstraction keeps of a
-/// partial block where the kernel does not ([`Partial`]: nothing where it does).
 #[derive(Clone, Copy)]
 #[repr(C)]
 struct DescState<S> {
@@ -107,11 +78,9 @@ struct DescState<S> {
     partial: Partial,
 }
 
-/// The C callbacks and table of a [`Shash`].
 struct Adapter<T: Shash>(PhantomData<T>);
 
 impl<T: Shash> Adapter<T> {
-    /// The algorithm as the C API sees it, without `cra_module` (set at registration).
     const ALG: bindings::shash_alg = {
         assert!(
             align_of::<T::Key>() <= super::CRYPTO_MINALIGN,
@@ -121,7 +90,6 @@ impl<T: Shash> Adapter<T> {
             align_of::<T::State>() <= bindings::ARCH_SLAB_MINALIGN,
             "the descriptor's context is only aligned to ARCH_SLAB_MINALIGN"
         );
-        // (No padding in the descriptor's part: it is exported as bytes.)
         assert!(
             size_of::<DescState<T::State>>() == size_of::<T::State>() + size_of::<Partial>(),
             "the state's alignment would pad the descriptor"
@@ -131,8 +99,7 @@ impl<T: Shash> Adapter<T> {
             Partial::serves(T::BLOCK_SIZE, T::CRA_BLOCK_SIZE),
             "a block size this kernel's hash interface cannot serve"
         );
-        // SAFETY: `shash_alg` is a C struct of integers, arrays, pointers and optional
-        // function pointers, for all of which zero is valid.
+        // SAFETY: zero is valid for this C struct of integers, arrays and (function) pointers.
         let mut alg: bindings::shash_alg = unsafe { core::mem::zeroed() };
         alg.init = Some(Self::init);
         alg.update = Some(Self::update);
@@ -155,31 +122,22 @@ impl<T: Shash> Adapter<T> {
         alg
     };
 
-    /// The state in `desc` and the context of its transform.
-    ///
     /// # Safety
     ///
-    /// `desc` must be a descriptor of a live transform of this algorithm, used by nobody
-    /// else for `'a`, whose state area has been written by `init` or by an import.
+    /// `desc` must be an initialised descriptor of a live transform, ours for `'a`.
     unsafe fn desc<'a>(
         desc: *mut bindings::shash_desc,
     ) -> (&'a T::Key, &'a mut DescState<T::State>) {
-        // SAFETY: the descriptor is valid; its transform is live and its context initialised
-        // by `init_tfm`. Requests only read the context.
+        // SAFETY: the transform is live and its context initialised; requests only read it.
         let key = unsafe { &*ctx::<T::Key>(&raw mut (*(*desc).tfm).base) };
-        // SAFETY: `descsize` bytes follow the descriptor, aligned to ARCH_SLAB_MINALIGN
-        // (checked in `ALG`); they hold a `DescState` (any bytes are one: `PlainState` and
-        // `Partial`'s invariants).
+        // SAFETY: the descriptor's aligned `descsize` bytes hold a `DescState` (any bytes do).
         let state = unsafe { &mut *(*desc).__ctx.as_mut_ptr().cast::<DescState<T::State>>() };
         (key, state)
     }
 
-    /// `setkey`.
-    ///
     /// # Safety
     ///
-    /// Called by the crypto API with a live transform and `len` readable bytes at `key`
-    /// (which may be NULL if `len` is 0); no other operation runs on the transform.
+    /// Called by the crypto API with a live transform, ours, and `len` bytes at `key`.
     unsafe extern "C" fn setkey(
         tfm: *mut bindings::crypto_shash,
         key: *const u8,
@@ -187,7 +145,7 @@ impl<T: Shash> Adapter<T> {
     ) -> c_int {
         // SAFETY: setkey has exclusive use of the transform, whose context `init_tfm` created.
         let ctx = unsafe { &mut *ctx::<T::Key>(&raw mut (*tfm).base) };
-        // SAFETY: `key` points to `len` readable bytes, or `len` is 0.
+        // SAFETY: `key` points to `len` readable bytes.
         let bytes = unsafe { byte_slice(key, len) };
         // SAFETY: no NEON section is open in a crypto API callback; this is the only `Simd`.
         let mut simd = unsafe { Simd::new(true) };
@@ -197,8 +155,6 @@ impl<T: Shash> Adapter<T> {
         }
     }
 
-    /// `init`.
-    ///
     /// # Safety
     ///
     /// Called by the crypto API with a descriptor of a live, keyed transform.
@@ -214,13 +170,9 @@ impl<T: Shash> Adapter<T> {
         0
     }
 
-    /// `update`: the whole blocks to [`Shash::update`]; returns the count of bytes at the
-    /// end of `data` that the kernel keeps for the next call (0 where it does not).
-    ///
     /// # Safety
     ///
-    /// Called by the crypto API with an initialised descriptor that it does not use
-    /// otherwise during the call, and `len` readable bytes at `data`.
+    /// Called by the crypto API with an initialised descriptor, ours, and `len` bytes at `data`.
     unsafe extern "C" fn update(
         desc: *mut bindings::shash_desc,
         data: *const u8,
@@ -239,17 +191,13 @@ impl<T: Shash> Adapter<T> {
             T::FINAL_NONZERO,
             |(state, simd), blocks| T::update(key, state, blocks, simd),
         );
-        // (Less than a block.)
         left as c_int
     }
 
-    /// `finup`: the data to [`Shash::update`] and [`Shash::finup`], the digest to `out`.
-    ///
     /// # Safety
     ///
-    /// Called by the crypto API with an initialised descriptor that it does not use
-    /// otherwise during the call, `len` readable bytes at `data` and `digestsize` writable
-    /// bytes at `out`.
+    /// Called by the crypto API with an initialised descriptor, ours, `len` bytes at `data` and
+    /// `digestsize` writable bytes at `out`.
     unsafe extern "C" fn finup(
         desc: *mut bindings::shash_desc,
         data: *const u8,
@@ -260,8 +208,7 @@ impl<T: Shash> Adapter<T> {
         let (key, st) = unsafe { Self::desc(desc) };
         // SAFETY: `data` points to `len` bytes that stay readable during the call.
         let data = unsafe { Input::new(data, len) };
-        // SAFETY: `out` is `T::Digest::SIZE` writable bytes; a byte array is aligned
-        // anywhere (`Block` is sealed).
+        // SAFETY: `out` is `T::Digest::SIZE` writable bytes; a byte array is aligned anywhere.
         let out = unsafe { &mut *out.cast::<T::Digest>() };
         // SAFETY: no NEON section is open in a crypto API callback; this is the only `Simd`.
         let mut cx = (&mut st.state, unsafe { Simd::new(true) });
@@ -277,8 +224,7 @@ impl<T: Shash> Adapter<T> {
     }
 }
 
-// SAFETY: `crypto_register_shash()` and `crypto_unregister_shash()` register and unregister
-// the algorithm a `shash_alg` describes.
+// SAFETY: `crypto_register_shash()` and `crypto_unregister_shash()` register a `shash_alg`.
 kind! {
     /// The kind of the synchronous hashes: `struct shash_alg`.
     pub struct ShashKind for Shash ("hashes") {
@@ -288,14 +234,12 @@ kind! {
     }
 }
 
-/// The block size of the kernel's `cbcmac` template (which testmgr compares a driver's
-/// with): 1 before the block-only hash interface, the cipher's after.
+/// The block size of the kernel's `cbcmac` template: 1 before the block-only hash interface.
 #[cfg(not(sm4rs_shash_block_only))]
 pub const fn cbcmac_block_size(_cipher_block_size: u32) -> u32 {
     1
 }
-/// The block size of the kernel's `cbcmac` template (which testmgr compares a driver's
-/// with): 1 before the block-only hash interface, the cipher's after.
+/// The block size of the kernel's `cbcmac` template: the cipher's, with block-only hashes.
 #[cfg(sm4rs_shash_block_only)]
 pub const fn cbcmac_block_size(cipher_block_size: u32) -> u32 {
     cipher_block_size

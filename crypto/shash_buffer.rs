@@ -2,11 +2,8 @@
 
 //! The partial block of a hash request between its updates ([`super::shash`]).
 //!
-//! A hash of this abstraction takes whole blocks in `update` and the last 0 to `block` bytes
-//! in `finup`, as the kernel's block-only hash interface (`CRYPTO_AHASH_ALG_BLOCK_ONLY`)
-//! hands them. [`Partial`] is what the abstraction keeps of a partial block in the driver's
-//! part of the descriptor: the block itself where the kernel does not keep it (before Linux
-//! 6.16), nothing where it does.
+//! [`Partial`] keeps it in the driver's part of the descriptor where the kernel does not
+//! (before the block-only hash interface, `CRYPTO_AHASH_ALG_BLOCK_ONLY`).
 // sm4rs-oot-begin
 //!
 //! Its two forms are cfg'd on `sm4rs_shash_block_only` (`kernel-differences.txt`).
@@ -14,17 +11,11 @@
 
 use super::{bindings, Input};
 
-/// The partial block of a hash request between its updates, where the kernel does not keep
-/// it: in the driver's part of the descriptor (before the block-only hash interface).
-///
-/// A hash ([`super::shash::Shash`]) takes whole blocks in `update` and the last 0 to
-/// `block` bytes in `finup`, as the block-only interface of later kernels hands them; this
-/// buffer does the hash API's part of that here.
+/// The partial block of a hash request between its updates, where the kernel does not keep it.
 ///
 /// # Invariants
 ///
-/// None: any bytes are a value (an imported state is whatever the caller gives); `len` is
-/// read as at most the block size.
+/// None: any bytes are a value; `len` is read as at most the block size.
 #[cfg(not(sm4rs_shash_block_only))]
 #[derive(Clone, Copy)]
 #[repr(C)]
@@ -35,11 +26,10 @@ pub(crate) struct Partial {
 
 #[cfg(not(sm4rs_shash_block_only))]
 impl Partial {
-    /// The largest block this buffer holds (the SM4 MACs': 16 bytes).
+    /// The largest block this buffer holds.
     const MAX_BLOCK: usize = 16;
 
-    /// Completes the description of such a hash (whose `update` and `finup` are set) for
-    /// this kernel's hash interface: a `final`, which is its `finup` with no data.
+    /// Completes the description of a hash for this kernel: a `final` that calls its `finup`.
     pub(crate) const fn adapt(alg: &mut bindings::shash_alg, _final_nonzero: bool) {
         alg.final_ = Some(final_by_finup);
     }
@@ -57,10 +47,7 @@ impl Partial {
         }
     }
 
-    /// `update`: hands the whole blocks of the buffered bytes and `data` to `blocks` and
-    /// keeps the rest, 0 to `block - 1` bytes (1 to `block` with `final_nonzero`, if any
-    /// were taken in: the last block is then kept whole for `finup`). Returns the count of
-    /// bytes left to the API: always 0.
+    /// `update`: hands whole blocks to `blocks`, keeps the rest and returns 0 (none for the API).
     pub(crate) fn update<C>(
         &mut self,
         cx: &mut C,
@@ -73,7 +60,6 @@ impl Partial {
         let mut have = usize::from(self.len).min(block);
         let mut data = data;
         if have + data.len() >= block + nz && have > 0 {
-            // The buffered block is completed, and more follows (or need not).
             let (head, rest) = data.split_at(block - have);
             head.read(&mut self.buf[have..block]);
             blocks(cx, Input::from_array(&self.buf).split_at(block).0);
@@ -86,15 +72,13 @@ impl Partial {
             blocks(cx, whole);
             data = rest;
         }
-        // What is left fits: `have + data.len() < block + nz`.
         let end = (have + data.len()).min(block);
         data.read(&mut self.buf[have..end]);
         self.len = end as u8;
         0
     }
 
-    /// `finup` (`final` when `data` is empty): takes in `data` as [`Partial::update`] does
-    /// and hands the bytes kept to `last`; the buffer is wiped.
+    /// `finup`: takes in `data` as [`Partial::update`] does and hands the bytes kept to `last`.
     pub(crate) fn finup<C>(
         &mut self,
         cx: &mut C,
@@ -116,16 +100,15 @@ impl Partial {
 ///
 /// # Safety
 ///
-/// Called by the crypto API with an initialised descriptor of a live transform of a hash
-/// described by [`Partial::adapt`], and `digestsize` writable bytes at `out`.
+/// Called by the crypto API with a descriptor of a [`Partial::adapt`] hash and `digestsize`
+/// bytes at `out`.
 #[cfg(not(sm4rs_shash_block_only))]
 unsafe extern "C" fn final_by_finup(
     desc: *mut bindings::shash_desc,
     out: *mut u8,
 ) -> core::ffi::c_int {
     use super::alg::Kind;
-    // SAFETY: the transform is live; its algorithm's `crypto_alg` is the one in the
-    // `shash_alg` registered (at offset `BASE`), which lives while the transform does.
+    // SAFETY: the transform is live, and so is its `crypto_alg`, in a registered `shash_alg`.
     let finup = unsafe {
         let base = (*(*desc).tfm).base.__crt_alg.cast::<u8>();
         (*base
@@ -140,12 +123,7 @@ unsafe extern "C" fn final_by_finup(
     }
 }
 
-/// The partial block of a hash request between its updates: kept by the hash API
-/// (`CRYPTO_AHASH_ALG_BLOCK_ONLY`), so nothing in the driver's part of the descriptor.
-///
-/// A hash ([`super::shash::Shash`]) takes whole blocks in `update`, which tells the API how
-/// many bytes at the end of its data it did not take, and the last 0 to `block` bytes in
-/// `finup`.
+/// The partial block of a hash request between its updates: nothing, as the hash API keeps it.
 #[cfg(sm4rs_shash_block_only)]
 #[derive(Clone, Copy)]
 #[repr(C)]
@@ -153,9 +131,7 @@ pub(crate) struct Partial;
 
 #[cfg(sm4rs_shash_block_only)]
 impl Partial {
-    /// Completes the description of such a hash (whose `update` and `finup` are set) for
-    /// this kernel's hash interface: the API keeps partial blocks, and with
-    /// `final_nonzero` the last block even when it is whole; it makes `final` a `finup`.
+    /// Completes the description of a hash for this kernel's block-only hash interface.
     pub(crate) const fn adapt(alg: &mut bindings::shash_alg, final_nonzero: bool) {
         let mut flags = bindings::CRYPTO_AHASH_ALG_BLOCK_ONLY;
         if final_nonzero {
@@ -165,8 +141,7 @@ impl Partial {
         unsafe { alg.__bindgen_anon_1.halg.base.cra_flags |= flags };
     }
 
-    /// Whether a hash of this block size (and `cra_blocksize`) can be served: the API
-    /// keeps partial blocks of `cra_blocksize`.
+    /// Whether a hash of this block size (and `cra_blocksize`) can be served.
     pub(crate) const fn serves(block: u32, cra_block: u32) -> bool {
         block == cra_block && block > 0
     }
@@ -176,8 +151,7 @@ impl Partial {
         Self
     }
 
-    /// `update`: hands the whole blocks of `data` to `blocks`; returns the count of bytes
-    /// after them, which the API keeps.
+    /// `update`: hands the whole blocks of `data` to `blocks` and returns the bytes left.
     pub(crate) fn update<C>(
         &mut self,
         cx: &mut C,
@@ -194,9 +168,7 @@ impl Partial {
         rest
     }
 
-    /// `finup`: the API hands at most a block here (the bytes it kept, or the end of the
-    /// caller's data); should more come, the whole blocks before the last 1 to `block`
-    /// bytes go to `blocks`, and those to `last`.
+    /// `finup`: whole blocks go to `blocks`, the last 1 to `block` bytes (or none) to `last`.
     pub(crate) fn finup<C>(
         &mut self,
         cx: &mut C,

@@ -6,87 +6,47 @@
 //! [`arch/arm64/include/asm/simd.h`](srctree/arch/arm64/include/asm/simd.h),
 //! [`include/crypto/internal/simd.h`](srctree/include/crypto/internal/simd.h).
 //!
-//! Assembly that uses the vector registers may only run between `kernel_neon_begin()` and
-//! `kernel_neon_end()`, and `kernel_neon_begin()` hits `BUG_ON()` where `may_use_simd()` is
-//! false (hard interrupts, interrupts disabled) or when a section of the same task is
-//! already open. So sections are not opened by a free function here: the crypto API
-//! callbacks of this abstraction lend the driver a [`Simd`], the right to open sections in
-//! the callback's context, and [`Simd::neon`] opens one around a closure:
-//!
-//! - it checks the context each time and returns `None` where NEON may not be used, so a
-//!   safe caller cannot reach the `BUG_ON()`, nor open a section inside another one that
-//!   the kernel or this abstraction knows of (see [`Simd::allowed`]: a section opened by C
-//!   code in a softirq cannot be seen, and crypto API callers must not call it there);
-//! - it borrows the [`Simd`] mutably for the whole section and the closure gets only a
-//!   [`Neon`] token, so a section cannot be opened inside another (the abstraction never
-//!   calls back into a driver while a section is open);
-//! - wrappers of assembly routines take `&Neon`, so they cannot run outside a section, and
-//!   the token cannot outlive it;
-//! - code that calls into the crypto API (where a C driver may open a section it cannot
-//!   refuse) asks [`outside_section`] first, which fails inside any section of the task, and
-//!   inside one of this abstraction in a softirq.
-//!
-//! The difference between the kernels (6.12's `kernel_neon_begin(void)`, 7.3's
-//! `kernel_neon_begin(struct user_fpsimd_state *)` with a buffer that must stay put for the
-//! whole section) is hidden in `section_begin` and `section_end`.
+//! `kernel_neon_begin()` hits `BUG_ON()` where NEON may not be used or inside a section, so
+//! a crypto API callback lends its driver a [`Simd`], and [`Simd::neon`] checks the context
+//! and runs a closure in a section. The closure gets a [`Neon`] token, which wrappers of
+//! assembly routines take, while the `Simd` stays borrowed, so sections cannot nest.
 
 use super::bindings;
 use core::marker::PhantomData;
 
-/// Proof that a kernel-mode NEON section is open on this CPU.
-///
-/// Only [`Simd::neon`] creates one, and lends it to its closure by reference, so it cannot
-/// escape the section; it is neither `Send` nor `Sync`.
+/// Proof that a kernel-mode NEON section is open, lent by [`Simd::neon`] to its closure.
 pub struct Neon {
     _not_send: PhantomData<*mut ()>,
 }
 
-/// The right to open kernel-mode NEON sections, lent by a crypto API callback to the driver
-/// for the duration of the callback.
-///
-/// Drivers only ever get it by mutable reference, so they cannot keep it past the callback;
-/// it is neither `Send` nor `Sync`.
+/// The right to open kernel-mode NEON sections, lent by a crypto API callback to its driver.
 ///
 /// # Invariants
 ///
-/// While a `Simd` can be used, no kernel-mode NEON section is open in its context but, with
-/// [`Context::Held`], the one [`Simd::span`] opened around that use: `Simd`s are created
-/// only by the callback trampolines, outside any section, at most one usable at a time, and
-/// [`Simd::neon`] and [`Simd::span`] borrow it for the whole section. With `crypto_api`,
-/// the callback also follows `crypto_simd_usable()` (which the crypto self-tests turn off to
-/// exercise non-SIMD fallbacks, see [`Simd::allowed`]).
+/// A usable `Simd` is the only one, and no NEON section is open in its context but, with
+/// `Held`, the one [`Simd::span`] opened.
 pub struct Simd {
     crypto_api: bool,
     context: Context,
     _not_send: PhantomData<*mut ()>,
 }
 
-/// What a [`Simd`] knows of its context.
+/// What a [`Simd`] knows of its context (`Held`: in a [`Simd::span`] section).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Context {
-    /// Not asked yet (callbacks that never use NEON do not pay for the question).
     Unknown,
-    /// No section may be opened here.
     Refused,
-    /// Sections may be opened, in task context (or a softirq on PREEMPT_RT).
     Task,
-    /// Sections may be opened, in a softirq, where the abstraction marks them.
     Softirq,
-    /// A section is open around this use ([`Simd::span`]): [`Simd::neon`] runs in it.
     Held,
 }
 
 impl Simd {
-    /// Creates the right to use NEON in the current context.
-    ///
-    /// `crypto_api` selects the crypto API's view (`crypto_simd_usable()`, which the
-    /// self-tests turn off to exercise non-SIMD fallbacks) instead of the CPU's
-    /// (`may_use_simd()` alone, for code that has no fallback).
+    /// Creates the right to use NEON here; `crypto_api` also follows `crypto_simd_usable()`.
     ///
     /// # Safety
     ///
-    /// No kernel-mode NEON section may be open in this context (by the caller or any caller
-    /// up the stack) while the result lives, and no other `Simd` may be usable meanwhile.
+    /// No NEON section may be open in this context while it lives, nor another `Simd` usable.
     pub(crate) unsafe fn new(crypto_api: bool) -> Self {
         // INVARIANT: guaranteed by the caller.
         Self {
@@ -96,18 +56,12 @@ impl Simd {
         }
     }
 
-    /// Whether a section could be opened now: the callback allows NEON, `may_use_simd()`
-    /// holds, and no kernel-mode NEON section is open that a new one would nest in: none of
-    /// this task (one that a C caller left open around the crypto API call, which the kernel
-    /// marks with `TIF_KERNEL_FPSTATE`; allowed only from a softirq that interrupted it,
-    /// never on PREEMPT_RT), and none of this abstraction in the softirq being served (which
-    /// the abstraction marks per CPU, as the kernel does not); or a section spanning this use
-    /// is open ([`Simd::span`]).
+    /// Whether [`Simd::neon`] may open a section here, or runs in a [`Simd::span`].
     pub fn allowed(&mut self) -> bool {
         self.context() != Context::Refused
     }
 
-    /// The context, asked once: it cannot change during the callback that lent the `Simd`.
+    /// The context, asked once: it does not change during the callback.
     fn context(&mut self) -> Context {
         if self.context == Context::Unknown {
             // SAFETY: the helper reads per-CPU, context and thread state only.
@@ -120,11 +74,7 @@ impl Simd {
         self.context
     }
 
-    /// Runs `f` inside a kernel-mode NEON section and returns its result, or returns `None`
-    /// without running it where NEON may not be used (see [`Simd::allowed`]).
-    ///
-    /// The section must be short (a walk's step at most, a page) and `f` must not sleep.
-    /// Inside a section that spans the caller's work ([`Simd::span`]), `f` runs in that one.
+    /// Runs `f` in a short NEON section, in which it must not sleep; `None` where NEON is unusable.
     #[inline(always)]
     pub fn neon<R>(&mut self, f: impl FnOnce(&Neon) -> R) -> Option<R> {
         let context = self.context();
@@ -134,14 +84,11 @@ impl Simd {
         let token = Neon {
             _not_send: PhantomData,
         };
-        // (`Held` only where sections may span a request's work.)
         let open = !(SECTION_MAY_SPAN_WALK && context == Context::Held);
         let softirq = context == Context::Softirq;
         let mut st = SectionState::new();
         if open {
-            // SAFETY: NEON may be used here and no section is open (checked above, and by
-            // the type invariant); `st` stays in this frame until the section ends below;
-            // `f` cannot open another section (`self` is borrowed).
+            // SAFETY: NEON is usable and no section open (checked, type invariant); `st` stays put.
             unsafe { begin(&mut st, softirq) };
         }
         let r = f(&token);
@@ -152,14 +99,8 @@ impl Simd {
         Some(r)
     }
 
-    /// Runs `f` with this `Simd` in one kernel-mode NEON section, if `worth` it and the
-    /// kernel's rule lets a section span a request's work
-    /// ([`SECTION_MAY_SPAN_WALK`]): the walk between its steps, an AEAD's
-    /// associated data and tag. Its [`Simd::neon`] sections are then that one. Otherwise
-    /// (or where NEON may not be used, or inside such a section already) `f` runs as it is.
-    ///
-    /// `f` may then sleep where the caller may: the kernel keeps a task's section across a
-    /// reschedule.
+    /// Runs `f` in one NEON section for all its [`Simd::neon`] calls, if `worth` it and allowed
+    /// ([`SECTION_MAY_SPAN_WALK`]).
     #[inline]
     pub fn span<R>(&mut self, worth: bool, f: impl FnOnce(&mut Simd) -> R) -> R {
         let context = if SECTION_MAY_SPAN_WALK && worth {
@@ -173,11 +114,9 @@ impl Simd {
         }
         let softirq = context == Context::Softirq;
         let mut st = SectionState::new();
-        // SAFETY: NEON may be used here and no section is open (checked above, and by the
-        // type invariant: the `Simd` is not `Held`); `st` stays in this frame until the
-        // section ends below; `f`'s sections are this one (`Held`).
+        // SAFETY: NEON is usable and no section open (checked, type invariant); `st` stays put.
         unsafe { begin(&mut st, softirq) };
-        // INVARIANT: the section is open until `f` returns; `Held` says so meanwhile.
+        // INVARIANT: the section is open until `f` returns.
         self.context = Context::Held;
         let r = f(self);
         self.context = context;
@@ -187,13 +126,9 @@ impl Simd {
     }
 }
 
-/// Begins a section of this abstraction ([`section_begin`]), marked as such
-/// in a softirq (`softirq`: the context is 2).
-///
 /// # Safety
 ///
-/// As for [`section_begin`]; [`end`] ends it with the same `st` and
-/// `softirq`.
+/// As for [`section_begin`]; [`end`] ends the section with the same `st` and `softirq`.
 #[inline(always)]
 unsafe fn begin(st: &mut SectionState, softirq: bool) {
     // SAFETY: as required (caller).
@@ -204,8 +139,6 @@ unsafe fn begin(st: &mut SectionState, softirq: bool) {
     }
 }
 
-/// Ends the section [`begin`] began.
-///
 /// # Safety
 ///
 /// `st` and `softirq` began the section that is open, and `st` has not moved since.
@@ -219,38 +152,25 @@ unsafe fn end(st: &mut SectionState, softirq: bool) {
     unsafe { section_end(st) };
 }
 
-/// Whether a kernel-mode NEON section may span a request's work: a walk's steps, with the
-/// kernel's walk (`skcipher_walk_done()`, which may sleep) between them, and an AEAD's
-/// associated data and tag. With the section's state buffer on the caller's stack (Linux
-/// 6.19, `scoped_ksimd()`), the kernel keeps a task's section across a reschedule, and its
-/// own arm64 glue (7.3's, which this follows) opens one section over the whole walk of XTS
-/// (`arch/arm64/crypto/sm4-ce-glue.c`, `sm4_xts_crypt()`), over the whole of a GCM or CCM
-/// request (`sm4-ce-gcm-glue.c` `gcm_crypt()`, `sm4-ce-ccm-glue.c` `ccm_crypt()`) and over
-/// a whole hash update (`sm4_mac_update()`), and one per walk step for the other modes.
-/// Before (6.12's glue), every section ends before the walk goes on, and holds at most a
-/// page ([`super::skcipher::MAX_STEP`]). Used by [`Simd::span`].
+/// Whether a NEON section may span a request's work: yes, the kernel keeps it across reschedules.
 #[cfg(sm4rs_neon_state)]
 pub const SECTION_MAY_SPAN_WALK: bool = true;
 
-/// See the other form.
+/// Whether a NEON section may span a request's work: no, each section ends between steps.
 #[cfg(not(sm4rs_neon_state))]
 pub const SECTION_MAY_SPAN_WALK: bool = false;
 
-/// The FPSR value that marks a section's state buffer as not written by the kernel: all
-/// ones, which no saved FPSR is (its RES0 bits read as zero).
+/// The FPSR that marks a state buffer the kernel did not write (saved FPSRs have zero RES0).
 #[cfg(sm4rs_neon_state)]
 const UNUSED_FPSR: u32 = u32::MAX;
 
-/// What a kernel-mode NEON section keeps from its start to its end: from Linux 6.19, the
-/// buffer for the task's FPSIMD state that `kernel_neon_begin()` takes, which must stay at
-/// its address for the whole section (the caller's stack frame); before, nothing.
+/// What a NEON section keeps: the task's FPSIMD state buffer, where the kernel takes one.
 struct SectionState {
     #[cfg(sm4rs_neon_state)]
     state: core::mem::MaybeUninit<bindings::user_fpsimd_state>,
 }
 
 impl SectionState {
-    /// A state for one section (nothing is written before [`section_begin`]).
     #[inline(always)]
     fn new() -> Self {
         Self {
@@ -260,29 +180,17 @@ impl SectionState {
     }
 }
 
-/// Begins a kernel-mode NEON section: `kernel_neon_begin()`, with `st`'s buffer for the
-/// task's FPSIMD state (Linux 6.19 and later).
-///
 /// # Safety
 ///
-/// NEON may be used in this context and no section is open on this CPU; [`section_end`]
-/// ends the section with the same `st`, which does not move meanwhile, and nothing between
-/// opens another section.
+/// NEON must be usable and no section open; [`section_end`] ends it with the same, unmoved `st`.
 #[inline(always)]
 unsafe fn section_begin(st: &mut SectionState) {
     #[cfg(sm4rs_neon_state)]
     {
         let st = st.state.as_mut_ptr();
-        // The kernel writes the buffer only when it saves an FPSIMD context there: this
-        // section's, if the task is scheduled out during it, or, in a softirq, that of the
-        // task's own kernel-mode section it interrupted. A saved FPSR has its RES0 bits
-        // clear, so an all-ones FPSR marks a buffer the kernel did not use, which then holds
-        // nothing to wipe (wiping all 528 bytes after every section would cost more than a
-        // short request's SM4).
         // SAFETY: `st` is valid for writes; `fpsr` is a plain `u32` field.
         unsafe { core::ptr::addr_of_mut!((*st).fpsr).write(UNUSED_FPSR) };
-        // SAFETY: NEON may be used here and no section is open (the caller); the buffer
-        // stays at this address until the matching `kernel_neon_end()` (the caller).
+        // SAFETY: NEON is usable and no section open; the buffer stays put (the caller).
         unsafe { bindings::kernel_neon_begin(st) };
     }
     #[cfg(not(sm4rs_neon_state))]
@@ -293,9 +201,6 @@ unsafe fn section_begin(st: &mut SectionState) {
     }
 }
 
-/// Ends the section [`section_begin`] began with `st`: `kernel_neon_end()`, and on Linux
-/// 6.19 and later the state buffer wiped if the kernel wrote to it.
-///
 /// # Safety
 ///
 /// `st` began the section that is open, and has not moved since.
@@ -306,12 +211,9 @@ unsafe fn section_end(st: &mut SectionState) {
         let st = st.state.as_mut_ptr();
         // SAFETY: ends the section begun with this buffer (the caller).
         unsafe { bindings::kernel_neon_end(st) };
-        // SAFETY: `fpsr` was initialised by `section_begin` and the kernel no longer uses
-        // the buffer; volatile, as the kernel may have written it behind the compiler's back.
+        // SAFETY: `fpsr` was initialised; the kernel may have written it, hence volatile.
         let used = unsafe { core::ptr::addr_of!((*st).fpsr).read_volatile() } != UNUSED_FPSR;
         if used {
-            // The buffer holds registers of this section (saved on preemption: round keys,
-            // data) or of the task it interrupted.
             // SAFETY: `st` is the buffer, `size_of` bytes, no longer used by the kernel.
             unsafe {
                 super::wipe_raw(
@@ -329,17 +231,9 @@ unsafe fn section_end(st: &mut SectionState) {
     }
 }
 
-/// Fails with `EDEADLK` where a kernel-mode NEON section is open that code called from here
-/// would run inside: one of this task (opened by C or Rust code; the kernel marks it), or
-/// one of this abstraction in the softirq being served.
+/// Fails with `EDEADLK` inside a NEON section of this task (or of ours in this softirq).
 ///
-/// Rust code that calls into the crypto API, or into any C code that may use kernel-mode
-/// NEON, must ask this first: [`Simd::neon`]'s closure is safe code, and a C driver called
-/// from inside its section would hit `BUG_ON()` in `kernel_neon_begin()` (task context) or
-/// save its registers over the section's (softirq), and cannot be made to refuse. This
-/// abstraction's own drivers refuse a nested section by themselves ([`Simd::allowed`]); C
-/// drivers do not. (Nothing in the abstraction calls the crypto API; a client API built on
-/// it calls this on each call that runs an algorithm.)
+/// Rust code must ask this before calling C code that may use NEON, such as the crypto API.
 pub fn outside_section() -> Result<(), kernel::error::Error> {
     // SAFETY: the helper reads per-CPU, context and thread state only.
     if unsafe { bindings::neon_section_open() } {
@@ -355,40 +249,31 @@ pub fn cpu_has_sm4() -> bool {
     unsafe { bindings::cpu_have_feature(bindings::KERNEL_HWCAP_SM4) }
 }
 
-/// Whether the CPUs have the AES instructions (AESE, AESD, AESMC, AESIMC):
-/// `cpu_have_named_feature(AES)`.
+/// Whether the CPUs have the AES instructions: `cpu_have_named_feature(AES)`.
 pub fn cpu_has_aes() -> bool {
     // SAFETY: reads the system-wide CPU feature bits.
     unsafe { bindings::cpu_have_feature(bindings::KERNEL_HWCAP_AES) }
 }
 
-/// Whether the CPUs have the 64-bit polynomial multiplication (PMULL, PMULL2 on 1Q):
-/// `cpu_have_named_feature(PMULL)`.
+/// Whether the CPUs have 64-bit PMULL: `cpu_have_named_feature(PMULL)`.
 pub fn cpu_has_pmull() -> bool {
     // SAFETY: reads the system-wide CPU feature bits.
     unsafe { bindings::cpu_have_feature(bindings::KERNEL_HWCAP_PMULL) }
 }
 
-/// The `MIDR_EL1` of the CPU running the section `_neon`: the implementer (bits 31-24) and
-/// part number (bits 15-4), for drivers that pick the code that suits the CPU (big.LITTLE
-/// systems mix parts). A hint only: a section in task context may be preempted and resumed
-/// on another CPU (Linux 6.8 on), so the choice must not matter for correctness.
+/// The `MIDR_EL1` of the CPU running the section `_neon`: a hint, as the section may migrate.
 pub fn cpu_midr(_neon: &Neon) -> u32 {
     // SAFETY: reads this CPU's identification register.
     unsafe { bindings::cpu_midr() }
 }
 
-/// The `MIDR_EL1` of the CPU running the caller now, outside any section: for messages only
-/// (the caller may run on another CPU right after); code that picks by CPU uses
-/// [`cpu_midr`] in its section.
+/// The `MIDR_EL1` of the CPU running the caller now, for messages.
 pub fn cpu_midr_now() -> u32 {
     // SAFETY: reads this CPU's identification register.
     unsafe { bindings::cpu_midr() }
 }
 
-/// Whether kernel-mode NEON can be used at all: the CPUs have FP/ASIMD and the kernel uses it
-/// (`system_supports_fpsimd()`: not with `arm64.nofpsimd`). A driver without a path that
-/// avoids NEON should not register where this is false.
+/// Whether kernel-mode NEON can be used at all (`system_supports_fpsimd()`).
 pub fn fpsimd_usable() -> bool {
     // SAFETY: reads the system-wide CPU capabilities.
     unsafe { bindings::system_supports_fpsimd() }

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! Symmetric key ciphers (`struct skcipher_alg`), and the skcipher walk.
+//! Symmetric key ciphers (`struct skcipher_alg`) and the skcipher walk.
 //!
 //! C headers: [`include/crypto/skcipher.h`](srctree/include/crypto/skcipher.h),
 //! [`include/crypto/internal/skcipher.h`](srctree/include/crypto/internal/skcipher.h).
 //!
-//! A driver implements [`Skcipher`] for each mode and registers them with [`Registration`].
-//! Its `encrypt` and `decrypt` get the [`Request`] and the right to use NEON ([`Simd`]), and
-//! walk the data with the kernel's walk, as the C glue does:
+//! A driver's `encrypt` and `decrypt` walk the data with the kernel's walk, as C glue does;
+//! [`Walk::next`] ends the previous step (`skcipher_walk_done()`) outside any NEON section:
 //!
 //! ```ignore
 //! let mut walk = req.walk(simd)?; // skcipher_walk_virt()
@@ -17,11 +16,6 @@
 //!     step.leave(step.len() % BLOCK_SIZE);
 //! }
 //! ```
-//!
-//! [`Walk::next`] ends the step before it (`skcipher_walk_done()`, with the bytes that step
-//! left) outside any NEON section: the step borrows the walk, and its sections borrow the
-//! step. A walk dropped before its end (an error) is aborted. The same [`Walk`] serves an
-//! AEAD's text ([`super::aead::Request::walk`]).
 
 use super::{
     alg::{ctx, exit_tfm, init_tfm, kind, Key},
@@ -49,8 +43,7 @@ pub trait Skcipher: 'static {
     const BLOCK_SIZE: u32;
     /// The unit the mode works in (the underlying cipher's block for stream modes).
     const CHUNK_SIZE: u32 = Self::BLOCK_SIZE;
-    /// The smallest step the walk presents while more data remains (`walksize`): a multiple
-    /// of the chunk size, e.g. the two blocks that ciphertext stealing needs together.
+    /// The smallest step the walk presents while more data remains (`walksize`).
     const WALK_SIZE: u32 = Self::CHUNK_SIZE;
     /// Smallest key length in bytes.
     const MIN_KEY_SIZE: u32;
@@ -59,13 +52,10 @@ pub trait Skcipher: 'static {
 
     /// The IV, e.g. `[u8; 16]`, or `[u8; 0]` for modes without one.
     type Iv: Block;
-    /// Per-transform state (the expanded keys). Created with `Default`, dropped and wiped
-    /// when the transform is freed.
+    /// Per-transform state (the expanded keys), created with `Default`, wiped when freed.
     type Context: Default + Send + Sync;
 
-    /// Sets the key; the crypto API has checked its length against the limits above.
-    /// `simd` is the right to use NEON here (absent when the crypto API wants the non-SIMD
-    /// path tested).
+    /// Sets the key, whose length the crypto API has checked; `simd` is the right to use NEON.
     fn set_key(ctx: &mut Self::Context, key: &Key<'_>, simd: &mut Simd) -> Result;
 
     /// Encrypts the request.
@@ -75,11 +65,9 @@ pub trait Skcipher: 'static {
     fn decrypt(ctx: &Self::Context, req: &mut Request<'_, Self::Iv>, simd: &mut Simd) -> Result;
 }
 
-/// The C callbacks of an [`Skcipher`].
 struct Adapter<T: Skcipher>(PhantomData<T>);
 
 impl<T: Skcipher> Adapter<T> {
-    /// The algorithm as the C API sees it, without `cra_module` (set at registration).
     const ALG: bindings::skcipher_alg = {
         assert!(
             align_of::<T::Context>() <= super::CRYPTO_MINALIGN,
@@ -87,8 +75,7 @@ impl<T: Skcipher> Adapter<T> {
         );
         assert!(T::MIN_KEY_SIZE <= T::MAX_KEY_SIZE);
         assert!(T::WALK_SIZE % T::CHUNK_SIZE == 0);
-        // SAFETY: `skcipher_alg` is a C struct of integers, arrays, pointers and optional
-        // function pointers, for all of which zero is valid.
+        // SAFETY: zero is valid for this C struct of integers, arrays and (function) pointers.
         let mut alg: bindings::skcipher_alg = unsafe { core::mem::zeroed() };
         alg.setkey = Some(Self::setkey);
         alg.encrypt = Some(Self::encrypt);
@@ -113,8 +100,7 @@ impl<T: Skcipher> Adapter<T> {
 
     /// # Safety
     ///
-    /// Called by the crypto API with a live transform (not used concurrently) and `len`
-    /// readable bytes at `key`.
+    /// Called by the crypto API with a live transform, ours, and `len` bytes at `key`.
     unsafe extern "C" fn setkey(
         tfm: *mut bindings::crypto_skcipher,
         key: *const u8,
@@ -124,7 +110,7 @@ impl<T: Skcipher> Adapter<T> {
         let base = unsafe { &raw mut (*tfm).base };
         // SAFETY: setkey has exclusive use of the transform, whose context `init` created.
         let ctx = unsafe { &mut *ctx::<T::Context>(base) };
-        // SAFETY: `key` points to `len` readable bytes (or `len` is 0); the transform is live.
+        // SAFETY: `key` points to `len` readable bytes; the transform is live.
         let key = Key::new(unsafe { byte_slice(key, len) }, unsafe {
             (*base).crt_flags
         });
@@ -136,23 +122,18 @@ impl<T: Skcipher> Adapter<T> {
         }
     }
 
-    /// Runs `f` (`T::encrypt` or `T::decrypt`) on the request.
-    ///
     /// # Safety
     ///
-    /// `req` must be a valid request on a live transform of this algorithm, not used
-    /// elsewhere during the call (what the crypto API guarantees to `encrypt`/`decrypt`).
+    /// `req` must be a valid request on a live transform of this algorithm, ours for the call.
     unsafe fn crypt(
         req: *mut bindings::skcipher_request,
         f: impl FnOnce(&T::Context, &mut Request<'_, T::Iv>, &mut Simd) -> Result,
     ) -> c_int {
-        // Modes with an IV need one; for modes without (ECB), callers pass NULL.
-        // SAFETY: the request is valid.
+        // SAFETY: the request is valid. (Modes without an IV may get NULL.)
         if T::Iv::SIZE > 0 && unsafe { (*req).iv }.is_null() {
             return EINVAL.to_errno();
         }
-        // SAFETY: the transform is live and its context initialised by `init`; requests
-        // only read it.
+        // SAFETY: the transform is live and its context initialised; requests only read it.
         let ctx = unsafe { &*ctx::<T::Context>((*req).base.tfm) };
         // INVARIANT: as the crypto API guarantees, the IV checked above.
         let mut r = Request {
@@ -160,7 +141,6 @@ impl<T: Skcipher> Adapter<T> {
             _p: PhantomData,
         };
         // SAFETY: no section is open in a crypto API callback; this is the only `Simd`.
-        // Requests have no non-SIMD path to test: NEON is allowed wherever it may be used.
         let mut simd = unsafe { Simd::new(false) };
         match f(ctx, &mut r, &mut simd) {
             Ok(()) => 0,
@@ -185,8 +165,7 @@ impl<T: Skcipher> Adapter<T> {
     }
 }
 
-// SAFETY: `crypto_register_skcipher()` and `crypto_unregister_skcipher()` register and
-// unregister the algorithm a `skcipher_alg` describes.
+// SAFETY: `crypto_register_skcipher()` and `crypto_unregister_skcipher()` (un)register one.
 kind! {
     /// The kind of the symmetric key ciphers: `struct skcipher_alg`.
     pub struct SkcipherKind for Skcipher ("skciphers") {
@@ -196,17 +175,14 @@ kind! {
     }
 }
 
-/// The most data a step of the kernel's walks holds: a page (`scatterwalk_clamp()`). A NEON
-/// section per step is bounded by it; so should be other sections, where the kernel bounds
-/// them.
+/// The most data a step of the kernel's walks holds (a page), and so a NEON section's bound.
 pub const MAX_STEP: usize = bindings::PAGE_SIZE;
 
 /// A request handed to [`Skcipher::encrypt`] or [`Skcipher::decrypt`].
 ///
 /// # Invariants
 ///
-/// `req` is a valid request, exclusively ours for `'a`, on a transform whose IV size is
-/// `Iv::SIZE`; if that is not zero, its `iv` is non-NULL.
+/// `req` is a valid request, ours for `'a`, with a non-NULL IV of `Iv::SIZE` bytes if not 0.
 pub struct Request<'a, Iv: Block> {
     req: *mut bindings::skcipher_request,
     _p: PhantomData<(&'a mut bindings::skcipher_request, Iv)>,
@@ -224,19 +200,16 @@ impl<Iv: Block> Request<'_, Iv> {
         self.len() == 0
     }
 
-    /// The request's IV (each walk starts from it and writes back the value it leaves).
+    /// The request's IV, which each walk starts from and updates.
     pub fn iv(&mut self) -> &mut Iv {
-        // SAFETY: the IV has `Iv::SIZE` bytes, non-NULL if that is not zero, ours while the
-        // request is borrowed (type invariant).
+        // SAFETY: the IV has `Iv::SIZE` bytes, ours while the request is borrowed (invariant).
         unsafe { iv_mut((*self.req).iv) }
     }
 
-    /// Copies `buf.len()` bytes of the source data from byte `at` on into `buf`
-    /// (`scatterwalk_map_and_copy()`); `EINVAL` if they are not in the request.
+    /// Copies the source's bytes from `at` on into `buf`; `EINVAL` if they are not in the request.
     pub fn read_at(&self, at: usize, buf: &mut [u8]) -> Result {
         let n = self.range_c(at, buf.len())?;
-        // SAFETY: the source holds the request's data (type invariant), `at + n` bytes of
-        // it at least; `buf` is writable for `n` bytes.
+        // SAFETY: the source holds `at + n` bytes at least; `buf` is writable for `n` bytes.
         unsafe {
             bindings::scatterwalk_map_and_copy(
                 buf.as_mut_ptr().cast(),
@@ -265,8 +238,6 @@ impl<Iv: Block> Request<'_, Iv> {
         Ok(())
     }
 
-    /// `len` as a C length, if `len` bytes from byte `at` on lie in the request (then `at`
-    /// fits a `c_uint` too).
     fn range_c(&self, at: usize, len: usize) -> Result<c_uint> {
         match at.checked_add(len) {
             Some(end) if end <= self.len() => Ok(len as c_uint),
@@ -274,28 +245,21 @@ impl<Iv: Block> Request<'_, Iv> {
         }
     }
 
-    /// Walks the data (`skcipher_walk_virt()`); the steps have the right to use NEON that
-    /// `simd` is.
+    /// Walks the data (`skcipher_walk_virt()`), with `simd` for the steps.
     pub fn walk<'s>(&'s mut self, simd: &'s mut Simd) -> Result<Walk<'s, Iv>> {
         let req = self.req;
-        // SAFETY: the request is valid and ours while the walk borrows it (type invariant),
-        // its IV of `Iv::SIZE` bytes, non-NULL if that is not zero.
+        // SAFETY: the request, with its IV, is valid and ours while the walk borrows it.
         unsafe { Walk::start(simd, |w| bindings::skcipher_walk_virt(w, req, false)) }
     }
 
-    /// The `len` bytes of the data from byte `from` on, as a request of their own with this
-    /// one's IV (`scatterwalk_ffwd()`), for modes that handle the end of a request apart, as
-    /// ciphertext stealing does. `EINVAL` if the range is not in the request.
+    /// The `len` bytes from byte `from` on as a request of their own (`scatterwalk_ffwd()`).
     pub fn part(&mut self, from: usize, len: usize) -> Result<Part<'_, Iv>> {
         let end = from.checked_add(len).ok_or(EINVAL)?;
         if end > self.len() {
             return Err(EINVAL);
         }
-        // A copy of the request's header (not its context): the walk reads the transform,
-        // the flags, the scatterlists, the length and the IV pointer from it.
-        // SAFETY: the request is valid (type invariant); `skcipher_request` is plain data.
+        // SAFETY: the request is valid (type invariant); a walk reads only its header.
         let mut sub = unsafe { ptr::read(self.req) };
-        // (Both fit: at most `cryptlen`, a `c_uint`.)
         sub.cryptlen = len as c_uint;
         // INVARIANT: a part of this request, which it borrows.
         Ok(Part {
@@ -311,12 +275,10 @@ impl<Iv: Block> Request<'_, Iv> {
 ///
 /// # Invariants
 ///
-/// `sub` is a copy of the header of a valid request that is borrowed for `'r`, with
-/// `cryptlen` bytes from byte `from` on of its data, which it holds.
+/// `sub` is a copy of a borrowed request's header, for its `cryptlen` bytes from `from` on.
 pub struct Part<'r, Iv: Block> {
     sub: bindings::skcipher_request,
     from: c_uint,
-    /// The entries `scatterwalk_ffwd()` makes for the source and the destination.
     sg: MaybeUninit<[[bindings::scatterlist; 2]; 2]>,
     _p: PhantomData<(&'r mut bindings::skcipher_request, Iv)>,
 }
@@ -327,9 +289,7 @@ impl<Iv: Block> Part<'_, Iv> {
         if self.from > 0 {
             let (src, dst) = (self.sub.src, self.sub.dst);
             let sg = self.sg.as_mut_ptr().cast::<[bindings::scatterlist; 2]>();
-            // SAFETY: `src` is the request's source, which holds `from + cryptlen` bytes (type
-            // invariant); `sg` has room for the two entries `scatterwalk_ffwd()` may write
-            // (it initialises them), and stays put while the walk borrows `self`.
+            // SAFETY: `src` holds `from + cryptlen` bytes (invariant); `sg` stays put meanwhile.
             self.sub.src = unsafe { bindings::scatterwalk_ffwd(sg.cast(), src, self.from) };
             self.sub.dst = if dst == src {
                 self.sub.src
@@ -337,24 +297,19 @@ impl<Iv: Block> Part<'_, Iv> {
                 // SAFETY: as above, for the destination, in the second pair of entries.
                 unsafe { bindings::scatterwalk_ffwd(sg.add(1).cast(), dst, self.from) }
             };
-            // (Forwarded once: a second walk starts from the part itself.)
             self.from = 0;
         }
         let sub = &raw mut self.sub;
-        // SAFETY: `sub` is a valid request over data of the borrowed request (type
-        // invariant), with its IV; it and its entries stay put while the walk borrows `self`.
+        // SAFETY: `sub` is a valid request (type invariant); it and `sg` stay put meanwhile.
         unsafe { Walk::start(simd, |w| bindings::skcipher_walk_virt(w, sub, false)) }
     }
 }
 
-/// The kernel's walk of a request's data (`struct skcipher_walk`): see [`Walk::next`].
+/// The kernel's walk of a request's data (`struct skcipher_walk`).
 ///
 /// # Invariants
 ///
-/// `w` is a started walk over the data of a request (with its IV, of `Iv::SIZE` bytes,
-/// non-NULL if that is not zero) that is borrowed for `'s`, and that holds no pointer into
-/// itself (the kernel's virtual walks do not), so it may move; `left` is `Some` while a step
-/// handed out is not done.
+/// `w` is a started virtual walk over a borrowed request; `left` is `Some` during a step.
 pub struct Walk<'s, Iv: Block> {
     w: bindings::skcipher_walk,
     simd: &'s mut Simd,
@@ -363,23 +318,19 @@ pub struct Walk<'s, Iv: Block> {
 }
 
 impl<'s, Iv: Block> Walk<'s, Iv> {
-    /// Starts a walk with `start` (`skcipher_walk_virt()`, `skcipher_walk_aead_encrypt()`,
-    /// ...), which gets the walk to start.
+    /// Starts a walk with `start` (`skcipher_walk_virt()`, ...).
     ///
     /// # Safety
     ///
-    /// `start` must start a virtual walk, over data that is ours during `'s` (the source
-    /// readable, the destination writable, the same or disjoint), with an IV of `Iv::SIZE`
-    /// bytes, non-NULL if that is not zero, valid and ours during `'s`.
+    /// `start` must start a virtual walk over data and an IV of `Iv::SIZE` bytes, ours for `'s`.
     pub(crate) unsafe fn start(
         simd: &'s mut Simd,
         start: impl FnOnce(*mut bindings::skcipher_walk) -> c_int,
     ) -> Result<Self> {
-        // SAFETY: all zeros is a valid walk not started (integers and pointers); Linux 6.12
-        // reads `flags` before setting it.
+        // SAFETY: all zeros is a valid walk not started (integers and pointers).
         let mut w: bindings::skcipher_walk = unsafe { core::mem::zeroed() };
         to_result(start(&mut w))?;
-        // INVARIANT: started over such data (the caller); nothing handed out yet.
+        // INVARIANT: started over such data (the caller).
         Ok(Self {
             w,
             simd,
@@ -388,16 +339,9 @@ impl<'s, Iv: Block> Walk<'s, Iv> {
         })
     }
 
-    /// Ends the step handed out before, if any, with the bytes it left
-    /// (`skcipher_walk_done()`, outside any NEON section, where a request that may sleep gets
-    /// a reschedule point), and hands out the next step; `None` at the end of the data.
-    ///
-    /// A step has whole chunks of the algorithm, at least its walk size (or all that is left)
-    /// but for the last; leaving bytes of the last step fails the walk with `EINVAL` if they
-    /// are not the partial chunk a block mode refuses.
+    /// Ends the previous step with the bytes it left and hands out the next; `None` at the end.
     pub fn next(&mut self) -> Result<Option<Step<'_, Iv>>> {
         if let Some(left) = self.left.take() {
-            // Leaving the whole step would present it again, forever: a driver's error.
             let res = if left < self.w.nbytes as usize {
                 left as c_int
             } else {
@@ -412,9 +356,7 @@ impl<'s, Iv: Block> Walk<'s, Iv> {
         let (src, dst) = walk_addrs(&self.w);
         // INVARIANT: a step is handed out.
         let left = self.left.insert(0);
-        // INVARIANT: the walk maps its step's `nbytes` bytes at `src` and `dst` (the same or
-        // disjoint) until it is done, which the step's borrow of the walk keeps from
-        // happening; the IV is the request's (or the walk's aligned copy of it).
+        // INVARIANT: the step's data and IV stay mapped while the step borrows the walk.
         Ok(Some(Step {
             io: InOut {
                 src,
@@ -434,17 +376,12 @@ impl<'s, Iv: Block> Walk<'s, Iv> {
 impl<Iv: Block> Drop for Walk<'_, Iv> {
     fn drop(&mut self) {
         if self.w.nbytes != 0 {
-            // A walk left before its end (an error): its step mapped, maybe a buffer.
             // SAFETY: the walk is started and not ended (type invariant).
             unsafe { bindings::skcipher_walk_abort(&mut self.w) };
         }
     }
 }
 
-/// The virtual source and destination of the current step of a walk.
-///
-/// Linux 6.12 keeps them in `union { phys; virt; } src, dst`; later kernels in anonymous
-/// unions with the scatterlist walkers.
 fn walk_addrs(walk: &bindings::skcipher_walk) -> (*const u8, *mut u8) {
     #[cfg(not(sm4rs_walk_anon))]
     // SAFETY: a started virtual walk, for which `virt` is the active member.
@@ -465,9 +402,7 @@ fn walk_addrs(walk: &bindings::skcipher_walk) -> (*const u8, *mut u8) {
 ///
 /// # Invariants
 ///
-/// `io` is the step's data and `iv`, if `Iv::SIZE > 0`, points to `Iv::SIZE` bytes, both
-/// valid and ours during `'w`; `total >= io.len` is what is left of the walk from this
-/// step on; `left` is where the walk reads the bytes the step leaves.
+/// `io` and the `Iv::SIZE` bytes at `iv` are ours for `'w`; `total` is what is left.
 pub struct Step<'w, Iv: Block> {
     io: InOut<'w>,
     total: usize,
@@ -483,14 +418,9 @@ impl<Iv: Block> Step<'_, Iv> {
         self.io.len
     }
 
-    /// Whether the step is empty (never, for steps the walk hands out).
+    /// Whether the step is empty (never).
     pub fn is_empty(&self) -> bool {
         self.io.len == 0
-    }
-
-    /// The number of bytes left of the walk, this step included.
-    pub fn total(&self) -> usize {
-        self.total
     }
 
     /// Whether this is the last step.
@@ -498,22 +428,19 @@ impl<Iv: Block> Step<'_, Iv> {
         self.io.len == self.total
     }
 
-    /// Leaves the last `n` bytes of the step to the next (fewer than the step has: leaving
-    /// it whole fails the walk with `EINVAL`).
+    /// Leaves the last `n` bytes (fewer than the step has) to the next step.
     pub fn leave(&mut self, n: usize) {
         *self.left = n;
     }
 
     /// The step's data, its IV and the right to use NEON on them.
     pub fn parts(&mut self) -> (InOut<'_>, &mut Iv, &mut Simd) {
-        // SAFETY: the IV has `Iv::SIZE` bytes (non-NULL if that is not zero), ours while the
-        // step is borrowed (type invariant).
+        // SAFETY: the IV has `Iv::SIZE` bytes, ours while the step is borrowed (invariant).
         let iv = unsafe { iv_mut(self.iv) };
         (self.io.reborrow(), iv, &mut *self.simd)
     }
 
-    /// Runs `f` on the step's data and IV in a NEON section; `EDEADLK` where NEON may not be
-    /// used.
+    /// Runs `f` on the step's data and IV in a NEON section; `EDEADLK` if NEON is unusable.
     #[inline(always)]
     pub fn neon<R>(&mut self, f: impl FnOnce(&Neon, &mut InOut<'_>, &mut Iv) -> R) -> Result<R> {
         let (mut io, iv, simd) = self.parts();
@@ -521,32 +448,24 @@ impl<Iv: Block> Step<'_, Iv> {
     }
 }
 
-/// A reference to an IV of `I::SIZE` bytes at `p`; from a dangling pointer, never `p`, for
-/// a zero-sized IV (modes without one get NULL, and a reference must not be null).
-///
 /// # Safety
 ///
-/// If `I::SIZE > 0`, `p` must be valid for reads and writes of `I::SIZE` bytes and not
-/// accessed otherwise during `'a`.
+/// If `I::SIZE > 0`, `p` must be valid for reads and writes of `I::SIZE` bytes, ours for `'a`.
 unsafe fn iv_mut<'a, I: Block>(p: *mut u8) -> &'a mut I {
     if I::SIZE == 0 {
         // SAFETY: `I` is zero-sized, so any non-null, aligned pointer is valid for it.
         unsafe { NonNull::<I>::dangling().as_mut() }
     } else {
-        // SAFETY: valid by the caller's guarantee; `I` is a byte array (`Block` is sealed),
-        // so any address is aligned for it.
+        // SAFETY: valid (caller); `I` is a byte array, aligned anywhere.
         unsafe { &mut *p.cast::<I>() }
     }
 }
 
-/// Data to transform: `len` bytes read from `src` and written to `dst`, which are the same
-/// memory (in place) or do not overlap. (Not slices: other threads may write the memory
-/// meanwhile, as AF_ALG's user pages; assembly reads and writes it, Rust copies it.)
+/// Data to transform: `len` bytes read from `src` and written to `dst` (the same or disjoint).
 ///
 /// # Invariants
 ///
-/// `src` is readable and `dst` writable for `len` bytes during `'a`, and `len` fits a
-/// `c_uint`; they are equal or disjoint, and nothing else of ours accesses them during `'a`.
+/// `src` is readable and `dst` writable for `len` (a `c_uint`) bytes, ours for `'a`.
 pub struct InOut<'a> {
     src: *const u8,
     dst: *mut u8,
@@ -568,7 +487,6 @@ impl<'a> InOut<'a> {
         }
     }
 
-    /// The same data, for the lifetime of the borrow.
     fn reborrow(&mut self) -> InOut<'_> {
         InOut {
             _p: PhantomData,
@@ -586,10 +504,8 @@ impl<'a> InOut<'a> {
         self.len == 0
     }
 
-    /// The number of whole blocks of `size` bytes (not zero) in the data, as assembly takes
-    /// it.
+    /// The number of whole blocks of `size` bytes (not zero).
     pub fn blocks(&self, size: usize) -> c_uint {
-        // (At most `len`, which fits: type invariant.)
         (self.len / size.max(1)) as c_uint
     }
 
@@ -618,8 +534,7 @@ impl<'a> InOut<'a> {
         )
     }
 
-    /// The data from byte `start` on, at most `len` bytes of it, for the lifetime of the
-    /// borrow.
+    /// At most `len` bytes of the data from byte `start` on, for the lifetime of the borrow.
     pub fn range(&mut self, start: usize, len: usize) -> InOut<'_> {
         let start = start.min(self.len);
         // INVARIANT: a sub-range of ours, borrowed from `self`.
@@ -650,14 +565,12 @@ impl<'a> InOut<'a> {
         self.src == self.dst.cast_const()
     }
 
-    /// Swaps the two 16-byte blocks that end the destination (nothing if it is shorter than
-    /// two blocks): ciphertext stealing's final swap.
+    /// Swaps the last two 16-byte blocks of the destination, if any: ciphertext stealing's swap.
     pub fn swap_last_blocks(&mut self) {
         if self.len < 32 {
             return;
         }
-        // SAFETY: the last 32 bytes of `dst` are writable (and readable: they are ours for
-        // `'a`); the two blocks do not overlap; the helper only moves them.
+        // SAFETY: the last 32 bytes of `dst` are ours for `'a`; the two blocks are disjoint.
         unsafe { bindings::swap16(self.dst.add(self.len - 32), self.dst.add(self.len - 16)) };
     }
 }
