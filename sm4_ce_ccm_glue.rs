@@ -224,7 +224,7 @@ impl<'a> Ccm<'a> {
         ad: Input<'_>,
     ) -> Result {
         let mut ad = Some(ad);
-        let mut walk = req.walk(simd)?;
+        let mut walk = req.walk(simd);
         while let Some(mut step) = walk.next()? {
             let last = step.is_last();
             let a = ad.take().unwrap_or(Input::EMPTY);

@@ -121,7 +121,7 @@ mod cfb {
         simd: &mut Simd,
         enc: bool,
     ) -> Result {
-        let mut walk = req.walk(simd)?;
+        let mut walk = req.walk(simd);
         while let Some(mut step) = walk.next()? {
             // Whole blocks, and a partial one only at the end of the request.
             let n = if step.is_last() {

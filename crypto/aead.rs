@@ -13,7 +13,7 @@ use super::{
     alg::{ctx, exit_tfm, init_tfm, kind, Key},
     bindings, byte_slice, name_array,
     simd::Simd,
-    skcipher::Walk,
+    skcipher::{Start, Walk},
     Block, Input,
 };
 use core::{
@@ -265,18 +265,14 @@ impl<'a, Iv: Block> Request<'a, Iv> {
     }
 
     /// Walks the text (`skcipher_walk_aead_encrypt()` or `_decrypt()`); its steps have no IV.
-    pub fn walk<'s>(&'s mut self, simd: &'s mut Simd) -> Result<Walk<'s, [u8; 0]>> {
-        let (req, decrypt) = (self.req, self.decrypt);
+    pub fn walk<'s>(&'s mut self, simd: &'s mut Simd) -> Walk<'s, [u8; 0]> {
+        let start = if self.decrypt {
+            Start::AeadDecrypt(self.req)
+        } else {
+            Start::AeadEncrypt(self.req)
+        };
         // SAFETY: the request is ours while the walk borrows it; the walk covers only its text.
-        unsafe {
-            Walk::start(simd, |w| {
-                if decrypt {
-                    bindings::skcipher_walk_aead_decrypt(w, req, false)
-                } else {
-                    bindings::skcipher_walk_aead_encrypt(w, req, false)
-                }
-            })
-        }
+        unsafe { Walk::new(simd, start) }
     }
 
     /// Ends the request with the computed `tag`: writes it, or checks it (`EBADMSG` if it differs).

@@ -72,7 +72,7 @@ static inline int sm4rs_neon_context(bool crypto_api)
 		return 0;
 	if (test_thread_flag(TIF_KERNEL_FPSTATE) && !softirq)
 		return 0;
-	if (softirq && this_cpu_read(sm4rs_softirq_neon))
+	if (softirq && __this_cpu_read(sm4rs_softirq_neon))
 		return 0;
 	if (crypto_api && !crypto_simd_usable())
 		return 0;
@@ -90,7 +90,7 @@ static inline int sm4rs_neon_context(bool crypto_api)
 static inline bool sm4rs_neon_section_open(void)
 {
 	if (!IS_ENABLED(CONFIG_PREEMPT_RT) && in_serving_softirq())
-		return this_cpu_read(sm4rs_softirq_neon);
+		return __this_cpu_read(sm4rs_softirq_neon);
 	return test_thread_flag(TIF_KERNEL_FPSTATE);
 }
 
@@ -101,7 +101,7 @@ static inline bool sm4rs_neon_section_open(void)
  */
 static inline void sm4rs_neon_softirq_mark(bool open)
 {
-	this_cpu_write(sm4rs_softirq_neon, open);
+	__this_cpu_write(sm4rs_softirq_neon, open);
 }
 
 /* memzero_explicit(): zeroes memory in a way the compiler does not elide. */

@@ -29,7 +29,7 @@ use core::{
     mem::{align_of, size_of, MaybeUninit},
     ptr::{self, NonNull},
 };
-use kernel::error::{code::EINVAL, to_result, Result};
+use kernel::error::{code::EINVAL, Error, Result};
 
 /// A symmetric key cipher: one mode of a block cipher.
 pub trait Skcipher: 'static {
@@ -206,50 +206,10 @@ impl<Iv: Block> Request<'_, Iv> {
         unsafe { iv_mut((*self.req).iv) }
     }
 
-    /// Copies the source's bytes from `at` on into `buf`; `EINVAL` if they are not in the request.
-    pub fn read_at(&self, at: usize, buf: &mut [u8]) -> Result {
-        let n = self.range_c(at, buf.len())?;
-        // SAFETY: the source holds `at + n` bytes at least; `buf` is writable for `n` bytes.
-        unsafe {
-            bindings::scatterwalk_map_and_copy(
-                buf.as_mut_ptr().cast(),
-                (*self.req).src,
-                at as c_uint,
-                n,
-                0,
-            )
-        };
-        Ok(())
-    }
-
-    /// Copies `buf` into the destination data from byte `at` on, as [`Request::read_at`].
-    pub fn write_at(&mut self, at: usize, buf: &[u8]) -> Result {
-        let n = self.range_c(at, buf.len())?;
-        // SAFETY: as in `read_at`, for the destination; the function only reads `buf`.
-        unsafe {
-            bindings::scatterwalk_map_and_copy(
-                buf.as_ptr().cast_mut().cast(),
-                (*self.req).dst,
-                at as c_uint,
-                n,
-                1,
-            )
-        };
-        Ok(())
-    }
-
-    fn range_c(&self, at: usize, len: usize) -> Result<c_uint> {
-        match at.checked_add(len) {
-            Some(end) if end <= self.len() => Ok(len as c_uint),
-            _ => Err(EINVAL),
-        }
-    }
-
     /// Walks the data (`skcipher_walk_virt()`), with `simd` for the steps.
-    pub fn walk<'s>(&'s mut self, simd: &'s mut Simd) -> Result<Walk<'s, Iv>> {
-        let req = self.req;
+    pub fn walk<'s>(&'s mut self, simd: &'s mut Simd) -> Walk<'s, Iv> {
         // SAFETY: the request, with its IV, is valid and ours while the walk borrows it.
-        unsafe { Walk::start(simd, |w| bindings::skcipher_walk_virt(w, req, false)) }
+        unsafe { Walk::new(simd, Start::Skcipher(self.req)) }
     }
 
     /// The `len` bytes from byte `from` on as a request of their own (`scatterwalk_ffwd()`).
@@ -285,7 +245,7 @@ pub struct Part<'r, Iv: Block> {
 
 impl<Iv: Block> Part<'_, Iv> {
     /// Walks the part's data, as [`Request::walk`].
-    pub fn walk<'s>(&'s mut self, simd: &'s mut Simd) -> Result<Walk<'s, Iv>> {
+    pub fn walk<'s>(&'s mut self, simd: &'s mut Simd) -> Walk<'s, Iv> {
         if self.from > 0 {
             let (src, dst) = (self.sub.src, self.sub.dst);
             let sg = self.sg.as_mut_ptr().cast::<[bindings::scatterlist; 2]>();
@@ -299,61 +259,85 @@ impl<Iv: Block> Part<'_, Iv> {
             };
             self.from = 0;
         }
-        let sub = &raw mut self.sub;
         // SAFETY: `sub` is a valid request (type invariant); it and `sg` stay put meanwhile.
-        unsafe { Walk::start(simd, |w| bindings::skcipher_walk_virt(w, sub, false)) }
+        unsafe { Walk::new(simd, Start::Skcipher(&raw mut self.sub)) }
     }
 }
 
-/// The kernel's walk of a request's data (`struct skcipher_walk`).
+/// How a [`Walk`] starts: the kernel's function for the request.
+#[derive(Clone, Copy)]
+pub(crate) enum Start {
+    Skcipher(*mut bindings::skcipher_request),
+    AeadEncrypt(*mut bindings::aead_request),
+    AeadDecrypt(*mut bindings::aead_request),
+}
+
+/// The kernel's walk of a request's data (`struct skcipher_walk`), started in place by the
+/// first [`Walk::next`].
 ///
 /// # Invariants
 ///
-/// `w` is a started virtual walk over a borrowed request; `left` is `Some` during a step.
+/// `w` is a virtual walk over a borrowed request, started once `start` is `None`; `left` is
+/// `Some` during a step.
 pub struct Walk<'s, Iv: Block> {
-    w: bindings::skcipher_walk,
+    w: MaybeUninit<bindings::skcipher_walk>,
+    start: Option<Start>,
     simd: &'s mut Simd,
     left: Option<usize>,
     _p: PhantomData<(&'s mut [u8], Iv)>,
 }
 
 impl<'s, Iv: Block> Walk<'s, Iv> {
-    /// Starts a walk with `start` (`skcipher_walk_virt()`, ...).
+    /// A walk that `start` starts.
     ///
     /// # Safety
     ///
-    /// `start` must start a virtual walk over data and an IV of `Iv::SIZE` bytes, ours for `'s`.
-    pub(crate) unsafe fn start(
-        simd: &'s mut Simd,
-        start: impl FnOnce(*mut bindings::skcipher_walk) -> c_int,
-    ) -> Result<Self> {
-        // SAFETY: all zeros is a valid walk not started (integers and pointers).
-        let mut w: bindings::skcipher_walk = unsafe { core::mem::zeroed() };
-        to_result(start(&mut w))?;
-        // INVARIANT: started over such data (the caller).
-        Ok(Self {
-            w,
+    /// `start`'s request must be valid, with an IV of `Iv::SIZE` bytes, and ours for `'s`.
+    pub(crate) unsafe fn new(simd: &'s mut Simd, start: Start) -> Self {
+        // INVARIANT: not started.
+        Self {
+            w: MaybeUninit::uninit(),
+            start: Some(start),
             simd,
             left: None,
             _p: PhantomData,
-        })
+        }
     }
 
-    /// Ends the previous step with the bytes it left and hands out the next; `None` at the end.
+    /// Starts the walk, or ends the previous step with the bytes it left, and hands out the
+    /// next step; `None` at the end.
+    #[inline(always)]
     pub fn next(&mut self) -> Result<Option<Step<'_, Iv>>> {
-        if let Some(left) = self.left.take() {
-            let res = if left < self.w.nbytes as usize {
+        let w = self.w.as_mut_ptr();
+        if let Some(start) = self.start.take() {
+            // SAFETY: `w` is ours and stays put (the walk borrows its request); Linux 6.12
+            // reads `flags` before setting it. The requests are valid (type invariant).
+            let r = unsafe {
+                (&raw mut (*w).flags).write(0);
+                match start {
+                    Start::Skcipher(r) => bindings::skcipher_walk_virt(w, r, false),
+                    Start::AeadEncrypt(r) => bindings::skcipher_walk_aead_encrypt(w, r, false),
+                    Start::AeadDecrypt(r) => bindings::skcipher_walk_aead_decrypt(w, r, false),
+                }
+            };
+            check(r)?;
+        } else if let Some(left) = self.left.take() {
+            // SAFETY: the walk is started (type invariant).
+            let nbytes = unsafe { (*w).nbytes } as usize;
+            let res = if left < nbytes {
                 left as c_int
             } else {
                 EINVAL.to_errno()
             };
-            // SAFETY: the walk is started and its step done with `res` (type invariant).
-            to_result(unsafe { bindings::skcipher_walk_done(&mut self.w, res) })?;
+            // SAFETY: the walk is started and its step done with `res`.
+            check(unsafe { bindings::skcipher_walk_done(w, res) })?;
         }
-        if self.w.nbytes == 0 {
+        // SAFETY: started above or before.
+        let w = unsafe { &*w };
+        if w.nbytes == 0 {
             return Ok(None);
         }
-        let (src, dst) = walk_addrs(&self.w);
+        let (src, dst) = walk_addrs(w);
         // INVARIANT: a step is handed out.
         let left = self.left.insert(0);
         // INVARIANT: the step's data and IV stay mapped while the step borrows the walk.
@@ -361,11 +345,11 @@ impl<'s, Iv: Block> Walk<'s, Iv> {
             io: InOut {
                 src,
                 dst,
-                len: self.w.nbytes as usize,
+                len: w.nbytes as usize,
                 _p: PhantomData,
             },
-            total: self.w.total as usize,
-            iv: self.w.iv.cast(),
+            total: w.total as usize,
+            iv: w.iv.cast(),
             simd: &mut *self.simd,
             left,
             _p: PhantomData,
@@ -373,11 +357,21 @@ impl<'s, Iv: Block> Walk<'s, Iv> {
     }
 }
 
+/// `to_result()` of the walk's functions, inline.
+#[inline(always)]
+fn check(r: c_int) -> Result {
+    if r < 0 {
+        return Err(Error::from_errno(r));
+    }
+    Ok(())
+}
+
 impl<Iv: Block> Drop for Walk<'_, Iv> {
     fn drop(&mut self) {
-        if self.w.nbytes != 0 {
-            // SAFETY: the walk is started and not ended (type invariant).
-            unsafe { bindings::skcipher_walk_abort(&mut self.w) };
+        // SAFETY: read only once started (type invariant).
+        if self.start.is_none() && unsafe { self.w.assume_init_ref() }.nbytes != 0 {
+            // SAFETY: the walk is started and not ended.
+            unsafe { bindings::skcipher_walk_abort(self.w.as_mut_ptr()) };
         }
     }
 }
@@ -434,6 +428,7 @@ impl<Iv: Block> Step<'_, Iv> {
     }
 
     /// The step's data, its IV and the right to use NEON on them.
+    #[inline(always)]
     pub fn parts(&mut self) -> (InOut<'_>, &mut Iv, &mut Simd) {
         // SAFETY: the IV has `Iv::SIZE` bytes, ours while the step is borrowed (invariant).
         let iv = unsafe { iv_mut(self.iv) };

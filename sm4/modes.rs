@@ -97,6 +97,7 @@ pub(crate) fn expand<B: Backend>(key: &[u8], out: &mut sm4::Key, simd: &mut Simd
 /// Walks the whole blocks of each step through `f` (which gets their number and the IV): a
 /// NEON section per step. A partial block left at the end of the data fails the walk with
 /// `EINVAL` (the block modes' requests are whole blocks).
+#[inline(always)]
 fn blocks<Iv: crate::crypto::Block>(
     mut walk: Walk<'_, Iv>,
     mut f: impl FnMut(&Neon, &mut InOut<'_>, usize, &mut Iv),
@@ -121,6 +122,7 @@ enum Tail {
 
 /// [`blocks`] for a stream mode: the partial block that ends the data goes through a
 /// zero-padded stack block, in the last step's section.
+#[inline(always)]
 fn stream(
     walk: &mut Walk<'_, Iv>,
     tail: Tail,
@@ -128,12 +130,12 @@ fn stream(
 ) -> Result {
     while let Some(mut step) = walk.next()? {
         let (len, last) = (step.len(), step.is_last());
-        let n = len / BLOCK_SIZE;
-        let part = if last { len % BLOCK_SIZE } else { 0 };
+        let (n, odd) = (len / BLOCK_SIZE, len % BLOCK_SIZE);
+        let part = if last { odd } else { 0 };
         step.neon(|neon, io, iv| {
             f(neon, io, n, iv);
             if part > 0 {
-                let mut rest = io.range(n * BLOCK_SIZE, part);
+                let mut rest = io.range(len & !(BLOCK_SIZE - 1), part);
                 let mut buf = Secret::<BLOCK_SIZE>::zeroed();
                 rest.read(&mut buf[..part]);
                 let mut kept = Secret::new(*iv);
@@ -146,7 +148,7 @@ fn stream(
                 rest.write(&buf[..part]);
             }
         })?;
-        step.leave(len - n * BLOCK_SIZE - part);
+        step.leave(odd - part);
     }
     Ok(())
 }
@@ -167,7 +169,7 @@ fn stealing_end(
     f: impl FnOnce(&Neon, &mut InOut<'_>, &mut Iv),
 ) -> Result {
     let mut part = req.part(req.len() - tail, tail)?;
-    let mut walk = part.walk(simd)?;
+    let mut walk = part.walk(simd);
     let mut f = Some(f);
     while let Some(mut step) = walk.next()? {
         let f = f.take().filter(|_| step.len() == tail).ok_or(EINVAL)?;
@@ -306,7 +308,7 @@ impl<B: Backend> Skcipher for Ecb<B> {
 impl<B: Backend> Ecb<B> {
     fn crypt(ctx: &Sm4Ctx, req: &mut Request<'_, [u8; 0]>, simd: &mut Simd, enc: bool) -> Result {
         let rk = if enc { &ctx.key.enc } else { &ctx.key.dec };
-        blocks(req.walk(simd)?, |neon, io, n, _| B::ecb(neon, rk, io, n))
+        blocks(req.walk(simd), |neon, io, n, _| B::ecb(neon, rk, io, n))
     }
 }
 
@@ -318,7 +320,7 @@ impl<B: Backend> Skcipher for Cbc<B> {
 
 impl<B: Backend> Cbc<B> {
     fn crypt(ctx: &Sm4Ctx, req: &mut Request<'_, Iv>, simd: &mut Simd, enc: bool) -> Result {
-        Self::walk(&ctx.key, req.walk(simd)?, enc)
+        Self::walk(&ctx.key, req.walk(simd), enc)
     }
 
     /// CBC over the whole blocks of a walk (also CTS's, but for its last two blocks).
@@ -341,7 +343,7 @@ impl<B: Backend> Skcipher for Cfb<B> {
 #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
 impl<B: Backend> Cfb<B> {
     fn crypt(ctx: &Sm4Ctx, req: &mut Request<'_, Iv>, simd: &mut Simd, enc: bool) -> Result {
-        let (rk, mut walk) = (&ctx.key.enc, req.walk(simd)?);
+        let (rk, mut walk) = (&ctx.key.enc, req.walk(simd));
         if enc {
             stream(&mut walk, Tail::KeepIv, |n, io, k, iv| {
                 B::cfb_enc(n, rk, io, k, iv)
@@ -363,7 +365,7 @@ impl<B: Backend> Skcipher for Ctr<B> {
 impl<B: Backend> Ctr<B> {
     fn crypt(ctx: &Sm4Ctx, req: &mut Request<'_, Iv>, simd: &mut Simd, _enc: bool) -> Result {
         let rk = &ctx.key.enc;
-        stream(&mut req.walk(simd)?, Tail::AdvanceIv, |n, io, k, iv| {
+        stream(&mut req.walk(simd), Tail::AdvanceIv, |n, io, k, iv| {
             B::ctr(n, rk, io, k, iv)
         })
     }
@@ -386,12 +388,12 @@ impl<B: Backend> Cts<B> {
             return Err(EINVAL);
         }
         if len == BLOCK_SIZE {
-            return Cbc::<B>::walk(k, req.walk(simd)?, enc);
+            return Cbc::<B>::walk(k, req.walk(simd), enc);
         }
         let tail = stealing_tail(len);
         if len > tail {
             let mut part = req.part(0, len - tail)?;
-            Cbc::<B>::walk(k, part.walk(simd)?, enc)?;
+            Cbc::<B>::walk(k, part.walk(simd), enc)?;
         }
         stealing_end(req, simd, tail, |n, io, iv| {
             let cbc = |io: &mut InOut<'_>, iv: &mut Iv| {
@@ -531,12 +533,12 @@ impl<B: Backend> Xts<B> {
             blocks(walk, |n, io, k, iv| st.xts::<B>(n, rk, io, k, iv))
         };
         if len % BLOCK_SIZE == 0 {
-            return xts(&mut st, req.walk(simd)?);
+            return xts(&mut st, req.walk(simd));
         }
         let tail = stealing_tail(len);
         if len > tail {
             let mut part = req.part(0, len - tail)?;
-            xts(&mut st, part.walk(simd)?)?;
+            xts(&mut st, part.walk(simd))?;
         }
         stealing_end(req, simd, tail, |n, io, iv| {
             let mut buf = Secret::<{ 2 * BLOCK_SIZE }>::zeroed();
