@@ -592,13 +592,13 @@ SYM_FUNC_END(sm4rs_ce_ctr)
 
 /*
  * void sm4rs_ce_xts(const u32 rk[32], u8 *dst, const u8 *src, unsigned int nblocks,
- *		     u8 tweak[16], const u32 *rk2);
+ *		     u8 tweak[16], const u32 *rk2, const u8 iv[16]);
  *
  * XTS without the stealing: dst = C(src ^ T) ^ T, T <- T * x in GF(2^128) (IEEE 1619,
  * little-endian), for whole blocks. rk is the data key's schedule for the direction; the
  * tweak is left as the next block's. If rk2 (the tweak key's encryption schedule) is not
- * NULL, tweak holds the IV and is encrypted with it first (even for nblocks = 0); else it
- * is the already encrypted tweak.
+ * NULL, the tweak is the IV encrypted with it first (even for nblocks = 0), and iv is only
+ * read; else tweak holds the already encrypted tweak (and iv is not used).
  *
  * The tweaks are made in general registers (x12:x13 = low:high), where the doubling is
  * three integer operations, and reach the vector unit through two 128-byte stack
@@ -606,6 +606,7 @@ SYM_FUNC_END(sm4rs_ce_ctr)
  * pipes only do the XORs.
  */
 	RK2	.req	x5	/* const u32 *rk2: the tweak key, or NULL */
+	XTS_IV	.req	x6	/* const u8 *iv: the IV, with rk2 */
 	T_LO	.req	x12
 	T_HI	.req	x13
 
@@ -652,10 +653,13 @@ SYM_FUNC_END(sm4rs_ce_ctr)
 	.endm
 
 SYM_FUNC_START(sm4rs_ce_xts)
-	ldp	T_LO, T_HI, [IV]
 	load_perm BSWAP, .Lbswap128		/* (uses x9) */
-	cbz	RK2, .Lxts_keyed
+	cbnz	RK2, .Lxts_first
+	ldp	T_LO, T_HI, [IV]
+	b	.Lxts_keyed
+.Lxts_first:
 	/* The first call of a request: the tweak is the IV, encrypted here with rk2. */
+	ldp	T_LO, T_HI, [XTS_IV]
 	ld1	{v24.4s-v27.4s}, [RK2], #64
 	ld1	{v28.4s-v31.4s}, [RK2]
 	fmov	d0, T_LO

@@ -260,16 +260,18 @@ impl<'a> Gcm<'a> {
         ad: Input<'_>,
     ) -> Result {
         let mut ad = Some(ad);
-        let mut walk = req.walk(simd);
-        while let Some(mut step) = walk.next()? {
-            let last = step.is_last();
-            let a = ad.take().unwrap_or(Input::EMPTY);
-            step.neon(|neon, io, _| self.step(neon, a, io, last))?;
-            if !last {
-                step.leave(step.len() % BLOCK_SIZE);
+        {
+            // (Ended in place at the block's end: `drop(walk)` would copy it.)
+            let mut walk = req.walk(simd);
+            while let Some(mut step) = walk.next()? {
+                let last = step.is_last();
+                let a = ad.take().unwrap_or(Input::EMPTY);
+                step.neon(|neon, io, _| self.step(neon, a, io, last))?;
+                if !last {
+                    step.leave(step.len() % BLOCK_SIZE);
+                }
             }
         }
-        drop(walk);
         if self.flags != LAST {
             let a = ad.take().unwrap_or(Input::EMPTY);
             let mut none = [0u8; 0];

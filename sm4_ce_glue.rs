@@ -123,6 +123,7 @@ mod asm {
             n: c_uint,
             tweak: *mut u8,
             rk2: *const u32,
+            iv: *const u8,
         );
         pub(super) fn sm4rs_ce_cbcmac(rk: *const u32, mac: *mut u8, src: *const u8, n: c_uint);
     }
@@ -209,14 +210,17 @@ impl Backend for Ce {
         io: &mut InOut<'_>,
         nblocks: usize,
         tweak: &mut Iv,
-        first: Option<&RoundKeys>,
+        first: Option<(&RoundKeys, &Iv)>,
     ) {
         let n = blocks(io, nblocks);
-        let rk2 = first.map_or(core::ptr::null(), |k| k.as_ptr());
+        let (rk2, iv) = first.map_or((core::ptr::null(), core::ptr::null()), |(k, iv)| {
+            (k.as_ptr(), iv.as_ptr())
+        });
+        let (dst, src, t) = (io.dst(), io.src(), tweak.as_mut_ptr());
         // SAFETY: a NEON section is open (the caller holds the token); `io` has at least
         // `n` blocks at its source and destination, equal or disjoint; `rk` (and `rk2` if
-        // not NULL) is 32 round keys and `tweak` 16 bytes.
-        unsafe { asm::sm4rs_ce_xts(rk.as_ptr(), io.dst(), io.src(), n, tweak.as_mut_ptr(), rk2) }
+        // not NULL) is 32 round keys, `tweak` 16 bytes and `iv`, read with `rk2`, too.
+        unsafe { asm::sm4rs_ce_xts(rk.as_ptr(), dst, src, n, t, rk2, iv) }
     }
 }
 

@@ -576,9 +576,10 @@ impl Backend for NeonBackend {
         io: &mut InOut<'_>,
         nblocks: usize,
         tweak: &mut Iv,
-        first: Option<&RoundKeys>,
+        first: Option<(&RoundKeys, &Iv)>,
     ) {
-        if let Some(k) = first {
+        if let Some((k, iv)) = first {
+            *tweak = *iv;
             Self::ecb(neon, k, &mut InOut::in_place(tweak), 1);
         }
         by_group(io, nblocks, |g, k, tw| {

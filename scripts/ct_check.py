@@ -107,7 +107,7 @@ ARGS = {
     "sm4rs_ce_cfb_enc": "poipp",
     "sm4rs_ce_cfb_dec": "poipp",
     "sm4rs_ce_ctr": "poipp",  # ..., ctr (in/out)
-    "sm4rs_ce_xts": "poippp",  # ..., tweak (in/out), rk2
+    "sm4rs_ce_xts": "poipppi",  # ..., tweak (in/out), rk2, iv
     "sm4rs_ce_cbcmac": "ppip",  # rk, mac (in/out), src, nblocks
     # sm4_neon_core.S
     "sm4rs_neon_expand_key": "iooppp",  # key, enc, dec, sbox, fk, ck

@@ -62,15 +62,15 @@ pub(crate) trait Backend: 'static {
     /// CTR with a 128-bit big-endian counter in `iv`.
     fn ctr(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv);
     /// XTS without stealing: `tweak` is the encrypted tweak of the first block and is left
-    /// as the tweak of the next. With `first` (the tweak key's encryption schedule),
-    /// `tweak` holds the IV and is encrypted with it first, even for no blocks.
+    /// as the tweak of the next. With `first` (the tweak key's encryption schedule and the
+    /// IV), the tweak is first set to the IV encrypted with it, even for no blocks.
     fn xts(
         neon: &Neon,
         rk: &RoundKeys,
         io: &mut InOut<'_>,
         nblocks: usize,
         tweak: &mut Iv,
-        first: Option<&RoundKeys>,
+        first: Option<(&RoundKeys, &Iv)>,
     );
 }
 
@@ -324,6 +324,7 @@ impl<B: Backend> Cbc<B> {
     }
 
     /// CBC over the whole blocks of a walk (also CTS's, but for its last two blocks).
+    #[inline(always)]
     fn walk(k: &sm4::Key, walk: Walk<'_, Iv>, enc: bool) -> Result {
         if enc {
             blocks(walk, |neon, io, n, iv| B::cbc_enc(neon, &k.enc, io, n, iv))
@@ -497,9 +498,8 @@ impl XtsState<'_> {
         let first = if self.started {
             None
         } else {
-            *self.tweak = *iv;
             self.started = true;
-            Some(self.tweak_key)
+            Some((self.tweak_key, iv))
         };
         B::xts(n, rk, io, nblocks, &mut self.tweak, first);
     }
