@@ -9,10 +9,9 @@
 //! [`Walk::next`] ends the previous step (`skcipher_walk_done()`) outside any NEON section:
 //!
 //! ```ignore
-//! let mut walk = req.walk(simd)?; // skcipher_walk_virt()
-//! while let Some(mut step) = walk.next()? {
-//!     let n = step.len() / BLOCK_SIZE;
-//!     step.neon(|neon, io, iv| my_core(neon, io, n, iv))?;
+//! let mut walk = req.walk(simd);
+//! while let Some(mut step) = walk.next()? { // skcipher_walk_virt(), then _done()
+//!     step.neon(|neon, io, iv| my_core(neon, io, iv))?;
 //!     step.leave(step.len() % BLOCK_SIZE);
 //! }
 //! ```
@@ -218,9 +217,16 @@ impl<Iv: Block> Request<'_, Iv> {
         if end > self.len() {
             return Err(EINVAL);
         }
-        // SAFETY: the request is valid (type invariant); a walk reads only its header.
-        let mut sub = unsafe { ptr::read(self.req) };
-        sub.cryptlen = len as c_uint;
+        let mut sub = MaybeUninit::<bindings::skcipher_request>::uninit();
+        let (r, s) = (self.req, sub.as_mut_ptr());
+        // SAFETY: the request is valid (type invariant). The fields a walk reads, set as
+        // `skcipher_request_set_{tfm,callback,crypt}()` do (not copied whole: a call of memcpy).
+        unsafe {
+            ((*s).base.tfm, (*s).base.flags) = ((*r).base.tfm, (*r).base.flags);
+            ((*s).base.complete, (*s).base.data) = (None, ptr::null_mut());
+            ((*s).cryptlen, (*s).iv) = (len as c_uint, (*r).iv);
+            ((*s).src, (*s).dst) = ((*r).src, (*r).dst);
+        }
         // INVARIANT: a part of this request, which it borrows.
         Ok(Part {
             sub,
@@ -235,9 +241,9 @@ impl<Iv: Block> Request<'_, Iv> {
 ///
 /// # Invariants
 ///
-/// `sub` is a copy of a borrowed request's header, for its `cryptlen` bytes from `from` on.
+/// `sub` has the fields a walk reads of a borrowed request: its `cryptlen` bytes from `from`.
 pub struct Part<'r, Iv: Block> {
-    sub: bindings::skcipher_request,
+    sub: MaybeUninit<bindings::skcipher_request>,
     from: c_uint,
     sg: MaybeUninit<[[bindings::scatterlist; 2]; 2]>,
     _p: PhantomData<(&'r mut bindings::skcipher_request, Iv)>,
@@ -246,21 +252,24 @@ pub struct Part<'r, Iv: Block> {
 impl<Iv: Block> Part<'_, Iv> {
     /// Walks the part's data, as [`Request::walk`].
     pub fn walk<'s>(&'s mut self, simd: &'s mut Simd) -> Walk<'s, Iv> {
+        let s = self.sub.as_mut_ptr();
         if self.from > 0 {
-            let (src, dst) = (self.sub.src, self.sub.dst);
             let sg = self.sg.as_mut_ptr().cast::<[bindings::scatterlist; 2]>();
-            // SAFETY: `src` holds `from + cryptlen` bytes (invariant); `sg` stays put meanwhile.
-            self.sub.src = unsafe { bindings::scatterwalk_ffwd(sg.cast(), src, self.from) };
-            self.sub.dst = if dst == src {
-                self.sub.src
-            } else {
-                // SAFETY: as above, for the destination, in the second pair of entries.
-                unsafe { bindings::scatterwalk_ffwd(sg.add(1).cast(), dst, self.from) }
-            };
+            // SAFETY: `src` and `dst` are set and hold `from + cryptlen` bytes (invariant); the
+            // entries made at `sg` (the destination's in the second pair) stay put meanwhile.
+            unsafe {
+                let (src, dst) = ((*s).src, (*s).dst);
+                (*s).src = bindings::scatterwalk_ffwd(sg.cast(), src, self.from);
+                (*s).dst = if dst == src {
+                    (*s).src
+                } else {
+                    bindings::scatterwalk_ffwd(sg.add(1).cast(), dst, self.from)
+                };
+            }
             self.from = 0;
         }
-        // SAFETY: `sub` is a valid request (type invariant); it and `sg` stay put meanwhile.
-        unsafe { Walk::new(simd, Start::Skcipher(&raw mut self.sub)) }
+        // SAFETY: `sub` has what a walk reads (type invariant); it and `sg` stay put meanwhile.
+        unsafe { Walk::new(simd, Start::Skcipher(s)) }
     }
 }
 
