@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""trace-request.py: where one request's instructions go, ours against upstream's C.
+
+    scripts/trace-request.py [--lane 6.12] MODE FUNCTION HIT[,HIT...]
+
+Boots the lane's benchmark kernel (make bench builds it) with the scenario tests/vm/trace.sh,
+which loads upstream's C sm4-ce drivers and then ours and runs tcrypt mode MODE on each. For
+each side, the HIT-th call of the kernel function FUNCTION (crypto_skcipher_encrypt or
+_decrypt, crypto_aead_encrypt or _decrypt) is single-stepped through QEMU's gdb stub until it
+returns, and the instructions it executed are counted per function (the kernel's from
+System.map, the modules' from their symbol tables at the addresses the guest printed).
+
+tcrypt's speed modes call FUNCTION 12 times per request size (4 to warm up, 8 measured), the
+sizes in order (16, 64, 128, 256, 1024, 1420 or 1424, 4096 bytes) and the algorithms in the
+order of tcrypt.c: in mode 218, HIT 3 is ECB of 16 bytes, 15 of 64; the encryptions of
+cts(cbc(sm4)) start at 169, of ctr(sm4) at 253, of xts(sm4) at 337.
+
+Guest instructions, not cycles: a tool to find the glue's overhead, which tcrypt's counts
+(make bench) only give in total.
+"""
+import argparse
+import bisect
+import collections
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CACHE = os.path.expanduser(os.environ.get("SM4RS_CACHE", "~/.cache/sm4rs"))
+PORT = int(os.environ.get("SM4RS_GDB_PORT", "1234"))
+
+
+def sh(cmd):
+    return subprocess.check_output(["bash", "-c", f"source {REPO}/scripts/lib.sh; {cmd}"]).decode().strip()
+
+
+class Gdb:
+    """A client of QEMU's gdb stub (the remote serial protocol), enough to step and read."""
+
+    def __init__(self):
+        self.s = socket.create_connection(("127.0.0.1", PORT))
+        self.buf = b""
+
+    def cmd(self, data):
+        self.s.sendall(f"${data}#{sum(data.encode()) & 0xFF:02x}".encode())
+        return self.reply()
+
+    def reply(self):
+        while True:
+            m = re.search(rb"\$([^#]*)#..", self.buf)
+            if m:
+                self.buf = self.buf[m.end():]
+                self.s.sendall(b"+")
+                return m.group(1).decode()
+            data = self.s.recv(65536)
+            if not data:
+                raise EOFError("the gdb stub closed the connection")
+            self.buf += data
+
+    def regs(self):
+        """x0-x30, sp, pc (the stub has no single-register read for AArch64)."""
+        g = self.cmd("g")
+        return [int.from_bytes(bytes.fromhex(g[i * 16:(i + 1) * 16]), "little") for i in range(33)]
+
+    def interrupt(self):
+        self.s.sendall(b"\x03")
+        self.reply()
+
+
+def module_symbols(kodir, sections):
+    """(address, module:function) of the functions of the modules loaded at `sections`."""
+    out = []
+    for mod, secs in sections.items():
+        ko = f"{kodir}/{mod.replace('_', '-')}.ko"
+        if not os.path.exists(ko):
+            continue
+        table = subprocess.check_output([f"{LLVM_BIN}/llvm-objdump", "-t", ko]).decode()
+        funcs = [f for f in (line.split() for line in table.splitlines())
+                 if len(f) >= 6 and f[2] == "F" and f[3] in secs]
+        # Rust's v0 names demangled (without crate hashes), a line per name.
+        names = subprocess.run([f"{LLVM_BIN}/llvm-cxxfilt"], input="\n".join(f[-1] for f in funcs),
+                               capture_output=True, text=True, check=True).stdout.splitlines()
+        for f, name in zip(funcs, names):
+            out.append((secs[f[3]] + int(f[0], 16), f"{mod}: {name}"))
+    return out
+
+
+def trace(g, table, hits, brk):
+    """Single-steps the calls `hits` of `brk`: {hit: (count, Counter of functions)}."""
+    g.cmd(f"Z0,{brk:x},4")
+    done, seen = {}, 0
+    for hit in hits:
+        while seen < hit:
+            if seen:
+                g.cmd("s")  # off the breakpoint first
+            g.cmd("c")
+            seen += 1
+        r = g.regs()
+        ret, sp, pc = r[30], r[31], r[32]
+        # The request's first word: an skcipher_request's cryptlen, an aead_request's assoclen.
+        first = int.from_bytes(bytes.fromhex(g.cmd(f"m{r[0]:x},4")), "little")
+        per, n = collections.Counter(), 0
+        while True:
+            i = bisect.bisect_right(table, (pc, "\uffff")) - 1
+            per[table[i][1] if i >= 0 else hex(pc)] += 1
+            n += 1
+            g.cmd("s")
+            r = g.regs()
+            pc = r[32]
+            if (pc == ret and r[31] == sp) or n > 1_000_000:
+                break
+        done[hit] = (n, per, first)
+    g.cmd(f"z0,{brk:x},4")
+    return done
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--lane", default="6.12")
+    ap.add_argument("mode", type=int)
+    ap.add_argument("function")
+    ap.add_argument("hits")
+    a = ap.parse_args()
+    hits = sorted(int(h) for h in a.hits.split(","))
+    lane = f"{a.lane}-bench"
+    subprocess.check_call([f"{REPO}/scripts/kernel.sh", lane], stdout=sys.stderr)
+    subprocess.check_call([f"{REPO}/scripts/stage-modules.sh", lane], stdout=sys.stderr)
+    kdir = sh(f"lane_build_dir {lane}")
+    syms = []
+    for line in open(f"{kdir}/System.map"):
+        addr, kind, name = line.split()[:3]
+        if kind in "tTwW":
+            syms.append((int(addr, 16), name))
+    brk = [addr for addr, name in syms if name == a.function]
+    if not brk:
+        sys.exit(f"trace-request: no kernel function {a.function}")
+    work = f"{CACHE}/vm/{lane}-trace-max"
+    console = f"{work}/console.log"
+    if os.path.exists(console):
+        os.unlink(console)
+    env = dict(os.environ, SM4RS_QEMU_EXTRA=f"-gdb tcp:127.0.0.1:{PORT}", SM4RS_SMP="1",
+               SM4RS_APPEND=f"nokaslr sm4rs.tmode={a.mode}", SM4RS_VM_TIMEOUT="1800")
+    vm = subprocess.Popen([f"{REPO}/scripts/vm.sh", lane, "trace", "max"], env=env,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    sections = collections.defaultdict(lambda: collections.defaultdict(dict))
+    results, pos = {}, 0
+    while vm.poll() is None:
+        time.sleep(0.2)
+        if not os.path.exists(console):
+            continue
+        with open(console, "rb") as f:
+            f.seek(pos)
+            data = f.read()
+        # Whole lines only.
+        data = data[:data.rfind(b"\n") + 1]
+        pos += len(data)
+        for line in data.decode(errors="replace").splitlines():
+            m = re.match(r"SM4RS-TRACE-SECTION (\S+) (\S+) (\S+) 0x([0-9a-f]+)", line.strip())
+            if m:
+                sections[m[1]][m[2]][m[3]] = int(m[4], 16)
+            m = re.match(r"SM4RS-TRACE-GO (\S+)", line.strip())
+            if m:
+                side = m[1]
+                kodir = f"{work}/root/lib/modules/" + ("kernel" if side == "upstream" else "sm4rs")
+                table = sorted(syms + module_symbols(kodir, sections[side]))
+                g = Gdb()
+                g.interrupt()
+                results[side] = trace(g, table, hits, brk[0])
+                g.s.sendall(b"$D#44")  # detach: the guest runs on
+                g.s.close()
+    if set(results) != {"upstream", "ours"}:
+        sys.exit(f"trace-request: the VM ended before both sides were traced ({console})")
+    for hit in hits:
+        (nu, pu, lu), (no, po, lo) = results["upstream"][hit], results["ours"][hit]
+        if lu != lo:
+            sys.exit(f"trace-request: call {hit} is not the same request on both sides "
+                     f"(first words {lu} and {lo})")
+        print(f"# {a.function}, call {hit} of tcrypt mode {a.mode} (first word {lu}), "
+              f"Linux {a.lane}: upstream {nu}, ours {no} instructions ({no / nu:.3f})")
+        names = sorted(set(pu) | set(po), key=lambda f: -max(pu[f], po[f]))
+        print(f"{'upstream':>9} {'ours':>6}  function")
+        for f in names:
+            print(f"{pu[f] or '':>9} {po[f] or '':>6}  {f[:120]}")
+
+
+LLVM_BIN = sh('echo "$LLVM_BIN"') or "/usr/bin"
+if __name__ == "__main__":
+    main()
