@@ -16,6 +16,7 @@
 #                       branches (scripts/ct_check.py; make test runs it on every lane)
 #   make bench          llvm-mca models of the assembly loops, ours and upstream's
 #   make patches        the in-tree patch series for each kernel, in patches/<version>/
+#   make series-check   every prefix of each series builds (make test-long runs it too)
 #   make KDIR=<dir>     build the modules against your own kernel build directory
 #   make clean
 
@@ -25,7 +26,7 @@ CPU ?= max
 # The assembly cores (what `make ct-check` reads).
 CORE_OBJS := $(patsubst %.S,%.o,$(wildcard sm4_*_core.S))
 
-.PHONY: all modules run test check test-long bench clean kernel check-bootstrap patches test-gcc mutants ct-check
+.PHONY: all modules run test check test-long bench clean kernel check-bootstrap patches series-check test-gcc mutants ct-check
 
 all: modules
 
@@ -53,6 +54,7 @@ check:
 
 test-long:
 	SM4RS_LOAD_SECS=120 SM4RS_VARIANTS="6.12-rt 7.3-64k" scripts/test.sh
+	scripts/series-check.sh
 
 test-gcc:
 	scripts/test-gcc.sh
@@ -78,6 +80,10 @@ mutants:
 patches:
 	scripts/bootstrap.sh
 	scripts/patches.sh
+
+series-check:
+	scripts/bootstrap.sh
+	scripts/series-check.sh
 
 clean:
 	rm -f *.o *.ko *.mod *.mod.c *.mod.o .*.cmd modules.order Module.symvers \

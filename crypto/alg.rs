@@ -348,7 +348,7 @@ pub struct Key<'a> {
 
 impl<'a> Key<'a> {
     /// A key given with the transform flags `flags` (`crt_flags`).
-    pub(crate) fn new(bytes: &'a [u8], flags: u32) -> Self {
+    pub fn new(bytes: &'a [u8], flags: u32) -> Self {
         Self { bytes, flags }
     }
 

@@ -104,7 +104,7 @@ impl<'a> Input<'a> {
     /// # Safety
     ///
     /// `ptr` must be valid for reads of `len` bytes during `'a` (or `len` 0).
-    pub(crate) unsafe fn new(ptr: *const u8, len: c_uint) -> Self {
+    pub unsafe fn new(ptr: *const u8, len: c_uint) -> Self {
         // INVARIANT: as required of the caller.
         Self {
             ptr,

@@ -273,21 +273,22 @@ impl<Iv: Block> Part<'_, Iv> {
     }
 }
 
-/// How a [`Walk`] starts: the kernel's function for the request.
+/// How a [`Walk`] starts: the kernel's function for the request (only this crate starts one).
 #[derive(Clone, Copy)]
-pub(crate) enum Start {
+pub enum Start {
+    /// `skcipher_walk_virt()` over an skcipher request.
     Skcipher(*mut bindings::skcipher_request),
+    /// `skcipher_walk_aead_encrypt()` over an AEAD request's text.
     AeadEncrypt(*mut bindings::aead_request),
+    /// `skcipher_walk_aead_decrypt()` over an AEAD request's text.
     AeadDecrypt(*mut bindings::aead_request),
 }
 
-/// The kernel's walk of a request's data (`struct skcipher_walk`), started in place by the
-/// first [`Walk::next`].
+/// The kernel's walk of a request's data (`struct skcipher_walk`), started by [`Walk::next`].
 ///
 /// # Invariants
 ///
-/// `w` is a virtual walk over a borrowed request, started once `start` is `None`; `left` is
-/// `Some` during a step.
+/// `w` virtually walks a borrowed request, begun once `start` is `None`; `left` is set in a step.
 pub struct Walk<'s, Iv: Block> {
     w: MaybeUninit<bindings::skcipher_walk>,
     start: Option<Start>,
@@ -369,10 +370,7 @@ impl<'s, Iv: Block> Walk<'s, Iv> {
 /// `to_result()` of the walk's functions, inline.
 #[inline(always)]
 fn check(r: c_int) -> Result {
-    if r < 0 {
-        return Err(Error::from_errno(r));
-    }
-    Ok(())
+    (r >= 0).then_some(()).ok_or_else(|| Error::from_errno(r))
 }
 
 impl<Iv: Block> Drop for Walk<'_, Iv> {

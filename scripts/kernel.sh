@@ -148,12 +148,13 @@ build_intree() {
 	cp -a "$base_out" "$out"
 	rm -f "$it/.sm4rs-done" "$out/.sm4rs-done"
 	if [ "$variant" = m ]; then
-		log "[$kernel] applying the series ($(ls "$patches"/*.patch | wc -l) patches)"
+		log "[$kernel] applying the series ($(ls "$patches"/0*.patch | grep -vc cover-letter) patches)"
 		local f p
 		for f in $(sed -n 's|^--- a/||p; s|^+++ b/||p' "$patches"/*.patch | sort -u); do
 			if [ -f "$it/$f" ]; then cp "$it/$f" "$it/$f.sm4rs" && mv "$it/$f.sm4rs" "$it/$f"; fi
 		done
 		for p in "$patches"/*.patch; do
+			case $p in *0000-cover-letter.patch) continue ;; esac
 			# (No repository above the tree is looked for: the paths are the tree's own.)
 			(cd "$it" && GIT_CEILING_DIRECTORIES=$(dirname "$it") "$GIT" apply "$p") >>"$out/apply.log" 2>&1 ||
 				{ cat "$out/apply.log" >&2; die "[$kernel] the series does not apply: $(basename "$p")"; }

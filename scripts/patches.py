@@ -395,18 +395,50 @@ def kconfig_blocks():
 
 
 # --- the series -----------------------------------------------------------------------------
-def patch1():
-    files = {}
+# The abstraction, one patch per part: each adds its modules of crypto/ (and declares them in
+# kernel::crypto), so that every prefix of the series builds. The first also brings what they
+# all share: crypto/mod.rs, the C helpers, the bindings' headers, RUST_CRYPTO_ABSTRACTIONS.
+ABSTRACTION_PARTS = [
+    ["alg", "cipher", "simd"],
+    ["skcipher"],
+    ["shash", "shash_buffer"],
+    ["aead"],
+    ["param"],
+]
+
+
+def crate_mod(present):
+    """crypto/mod.rs as rust/kernel/crypto.rs, declaring (and listing in its docs) only the
+    modules of `present`."""
     mod = to_kernel_crate(rd(os.path.join(REPO, "crypto/mod.rs")))
     check_lines("crypto/mod.rs", mod, RUST_RULES[:1])
-    files["rust/kernel/crypto.rs"] = mod
-    # Its modules as the kernel tree has them (`bindings`, out of tree only, left out).
-    for n in re.findall(r"^pub mod (\w+);$", mod, re.M):
+    out = []
+    for line in mod.split("\n"):
+        m = re.match(r"^pub mod (\w+);$", line) or re.match(r"^//! - \[`(\w+)`\]", line)
+        if m and m.group(1) not in present:
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def abstraction_patch(part):
+    """The files of the abstraction's part `part` (an index of ABSTRACTION_PARTS)."""
+    present = [m for p in ABSTRACTION_PARTS[: part + 1] for m in p]
+    all_mods = re.findall(r"^pub mod (\w+);$", to_kernel_crate(rd(os.path.join(REPO, "crypto/mod.rs"))),
+                          re.M)
+    missing = set(all_mods) - {m for p in ABSTRACTION_PARTS for m in p}
+    if missing:
+        die(f"crypto/mod.rs: modules in no part of the series (scripts/patches.py "
+            f"ABSTRACTION_PARTS): {sorted(missing)}")
+    files = {"rust/kernel/crypto.rs": crate_mod(present)}
+    for n in ABSTRACTION_PARTS[part]:
         text = to_kernel_crate(rd(os.path.join(REPO, f"crypto/{n}.rs")))
         check_lines(f"crypto/{n}.rs", text, RUST_RULES[:1])
         files[f"rust/kernel/crypto/{n}.rs"] = text
-    rust_all = list(files.values()) + [rd(os.path.join(REPO, p)) for p in module_sources(True)
-                                       if p.endswith(".rs")]
+    if part > 0:
+        return files
+    rust_all = [to_kernel_crate(rd(os.path.join(REPO, f"crypto/{n}.rs"))) for n in all_mods]
+    rust_all += [rd(os.path.join(REPO, p)) for p in module_sources(True) if p.endswith(".rs")]
     helpers, _ = helpers_c(rust_all)
     files["rust/helpers/crypto.c"] = helpers
     hc = krd("rust/helpers/helpers.c")
@@ -513,35 +545,67 @@ def patch4():
 
 
 SUBJECTS = [
-    ("rust: crypto: add abstractions for crypto algorithm providers",
-     """Add kernel::crypto, safe abstractions for drivers that implement crypto
-algorithms in Rust and register them with the crypto API:
+    ("rust: crypto: add algorithm registration, single-block ciphers and NEON sections",
+     """Add kernel::crypto, for drivers that implement crypto algorithms in Rust
+and register them with the crypto API. This first part is what every kind
+of algorithm needs:
 
-- alg: one registration for every kind of algorithm; the crypto API frees
-  each description through its cra_destroy callback when it drops its
-  last reference, so a registration dropped while transforms of its
-  algorithm are alive never frees what they use;
-- cipher: single-block ciphers (CRYPTO_ALG_TYPE_CIPHER), the C table built
-  at compile time from a trait, a typed per-transform context that is
-  wiped when the transform is freed;
-- skcipher: symmetric key ciphers, with a safe skcipher walk whose steps
-  (at most a page each, with a reschedule point between them for callers
-  that may sleep) hand the driver its data and call skcipher_walk_done()
-  outside any NEON section;
-- shash: synchronous hashes and MACs, with a typed key and a plain-data
-  request state (the crypto API copies descriptors as bytes);
-- aead: AEADs, with the associated data handed over a scatterlist entry
-  at a time, the text walked as an skcipher's data, and tags written or
-  compared with crypto_memneq() (EBADMSG);
-- simd: kernel-mode NEON sections as a closure and a token that every
-  NEON routine takes, refused where may_use_simd() is false or where a
-  section would nest (the task's, or one of ours in the softirq being
-  served).
+- alg: a kind of algorithm (its C description and registration functions),
+  a registration of N descriptions undone on drop, and the typed
+  per-transform context (created on init, dropped and wiped on exit). The
+  crypto API frees each description through its cra_destroy callback when
+  it drops its last reference, so a registration dropped while transforms
+  of its algorithm are alive never frees what they use; an init that fails
+  after some registrations waits until nothing holds them.
+- cipher: single-block ciphers (CRYPTO_ALG_TYPE_CIPHER), their C table
+  built at compile time from a trait.
+- simd: kernel-mode NEON sections. A callback lends the driver a Simd,
+  the right to open sections in its context; Simd::neon() runs a closure
+  in a section and hands it a Neon token, which every wrapper of NEON
+  assembly takes. A section is refused where may_use_simd() is false or
+  where it would nest (in the task's own section, or in one of ours in the
+  softirq being served), so safe code never reaches the BUG_ON() in
+  kernel_neon_begin(). Linux 6.19's kernel_neon_begin() buffer is kept in
+  the caller's frame and wiped if the kernel wrote to it.
 
-The C helpers go to
-rust/helpers/crypto.c; the abstractions are built with
-RUST_CRYPTO_ABSTRACTIONS, which the drivers select (arm64 only for now:
-the NEON sections are arm64's)."""),
+The C helpers go to rust/helpers/crypto.c, the crypto headers to
+rust/bindings/bindings_helper.h. RUST_CRYPTO_ABSTRACTIONS builds it (arm64
+only for now: the NEON sections are arm64's)."""),
+    ("rust: crypto: add symmetric key ciphers and the skcipher walk",
+     """Add skcipher: symmetric key ciphers (struct skcipher_alg), and a thin
+wrapper of the kernel's skcipher walk that the driver's own loop drives,
+as the C glue does:
+
+	let mut walk = req.walk(simd);
+	while let Some(mut step) = walk.next()? {	// skcipher_walk_virt(), _done()
+		let n = step.len() / BLOCK_SIZE;
+		step.neon(|neon, io, iv| core(neon, io, n, iv))?;
+		step.leave(step.len() % BLOCK_SIZE);
+	}
+
+Walk::next() ends the step before it with skcipher_walk_done(); the step
+borrows the walk and its NEON section borrows the step, so the walk never
+goes on inside a section. A walk left early is aborted. Request::part()
+makes a part of a request a request of its own (scatterwalk_ffwd()), for
+modes that handle their last blocks apart (ciphertext stealing)."""),
+    ("rust: crypto: add synchronous hashes",
+     """Add shash: synchronous hashes and MACs (struct shash_alg), with a typed
+key and a plain-data request state (the crypto API copies descriptors as
+bytes). A hash takes whole blocks in update() and the last 0 to a block
+of bytes in finup(), as the block-only hash interface of Linux 6.16 hands
+them; on earlier kernels the abstraction keeps the partial block in the
+descriptor (shash_buffer)."""),
+    ("rust: crypto: add AEADs",
+     """Add aead: authenticated encryption with associated data (struct
+aead_alg). The driver walks the associated data with the kernel's
+scatterwalk (a mapped piece at a time, Request::assoc()) and the text with
+the skcipher walk (skcipher_walk_aead_encrypt()/_decrypt()), and ends the
+request with its tag: written with scatterwalk_map_and_copy(), or compared
+with crypto_memneq() (EBADMSG)."""),
+    ("rust: crypto: add read-only string module parameters",
+     """Add param: a read-only (0444) string module parameter, as C's
+module_param(name, charp, 0444), for a driver's choice among its
+implementations on kernels whose module! takes no parameters."""),
     ("crypto: arm64/sm4 - add SM4 drivers in Rust",
      """Add sm4_generic, sm4-ce and sm4-neon written in Rust, with AArch64
 assembly cores for SM4E/SM4EKEY and for NEON, on kernel::crypto. They are
@@ -587,6 +651,73 @@ cfb(sm4) any more; the KUnit suites check it against OpenSSL's vectors and
 against CFB over the C SM4 library."""),
 ]
 
+COVER_SUBJECT = "Rust crypto providers: kernel::crypto, and SM4 for arm64"
+
+
+def cover_letter():
+    """The cover letter's text: COVER, and the figures of docs/PERFORMANCE.md's block for it
+    (between its `<!-- cover-letter -->` and `<!-- /cover-letter -->` lines)."""
+    perf = rd(os.path.join(REPO, "docs/PERFORMANCE.md"))
+    m = re.search(r"<!-- cover-letter -->\n(.*?)\n<!-- /cover-letter -->", perf, re.S)
+    if not m:
+        die("docs/PERFORMANCE.md: no <!-- cover-letter --> block of figures")
+    return COVER.replace("@FIGURES@", m.group(1).strip("\n"))
+
+
+COVER = """This series adds kernel::crypto, safe Rust abstractions for drivers that
+provide crypto algorithms, and uses them for SM4 (GB/T 32907-2016) on
+arm64: sm4_generic, sm4-ce (SM4E: the cipher, ECB, CBC, CTR, CTS, XTS,
+CMAC, XCBC, CBC-MAC), sm4-neon (ECB, CBC, CTR, CTS, XTS without the SM4
+instructions), sm4-ce-gcm and sm4-ce-ccm, under upstream's Kconfig
+symbols and module names (CRYPTO_SM4_RUST picks the Rust sources). No
+Rust code registers an algorithm with the crypto API today; the Rust
+crypto code proposed so far only calls algorithms.
+
+Design. The abstraction is a thin layer over the kernel's own mechanisms:
+a trait per kind of algorithm (cipher, skcipher, shash, aead) whose C
+table is built at compile time, registrations undone on drop, a typed
+per-transform context wiped on exit. Requests go through the kernel's
+walks only: skcipher_walk_virt() and skcipher_walk_aead_*() for the data,
+the scatterwalk for associated data, scatterwalk_ffwd() for the parts
+ciphertext stealing handles apart, scatterwalk_map_and_copy() for tags.
+The loop is the driver's, as in the C glue:
+
+	let mut walk = req.walk(simd);
+	while let Some(mut step) = walk.next()? {
+		step.neon(|neon, io, iv| ...)?;
+		step.leave(step.len() % BLOCK_SIZE);
+	}
+
+Kernel-mode NEON is a right a callback lends (Simd) and a token the
+assembly wrappers take (Neon): safe code cannot run NEON code outside a
+section, open one where kernel_neon_begin() would BUG(), nest one, or run
+skcipher_walk_done() inside one where the kernel forbids it. Sections
+follow each kernel's rule: a step at most on 6.12, one per XTS, GCM and
+CCM request and MAC update from 6.19 on (as the C glue does there).
+
+Constant time: sm4-ce, sm4-neon and the AEAD cores have no load or
+branch that depends on the key or the data (checked on the assembly
+with a data-flow tool); sm4-neon keeps the S-box in registers (tbl/tbx,
+or AESE between affine maps where the CPU has AES). sm4_generic uses
+the standard's 256-byte table, every cache line of it touched before
+each block: a mitigation, not constant time.
+
+Figures, against upstream's C drivers in the same kernel and run
+(guest instructions per request under qemu -icount; llvm-mca cycles
+of the loops):
+
+@FIGURES@
+
+Testing: KUnit suites (a separate module) compare every driver with the
+kernel's templates over upstream's C SM4 library, lengths 0 to past a
+page, in and out of place, scatterlists in 1-byte and mixed pieces;
+testmgr's self-tests; AF_ALG known answers from OpenSSL; dm-crypt, fscrypt
+and LUKS2 data written by these drivers and read back by upstream's C
+drivers and the reverse; kTLS; concurrent users, module unloading under
+load, allocation faults; on 6.12 and 7.3, =m and =y, under KASAN and
+lockdep; each prefix of the series builds."""
+
+
 CUR = {}
 
 
@@ -608,7 +739,11 @@ def main():
         touched = set()
         # Pristine copies of every file the series changes, as the base commit.
         series = []
-        for fn in (patch1, patch2, patch3, patch4):
+        makers = [lambda i=i: abstraction_patch(i) for i in range(len(ABSTRACTION_PARTS))]
+        makers += [patch2, patch3, patch4]
+        if len(makers) != len(SUBJECTS):
+            die("a patch without a subject (SUBJECTS)")
+        for fn in makers:
             files = fn()
             series.append(files)
             for p, t in files.items():
@@ -640,7 +775,15 @@ def main():
             if f.endswith(".patch"):
                 os.remove(os.path.join(OUT, f))
         subprocess.run(git + ["format-patch", "-q", "--no-signature", "--zero-commit",
-                              "-o", OUT, f"HEAD~{len(SUBJECTS)}"], check=True)
+                              "--cover-letter", "-o", OUT, f"HEAD~{len(SUBJECTS)}"], check=True)
+        cover = os.path.join(OUT, "0000-cover-letter.patch")
+        text = rd(cover)
+        if "*** SUBJECT HERE ***" not in text or "*** BLURB HERE ***" not in text:
+            die("git format-patch --cover-letter: no placeholders to fill")
+        text = text.replace("*** SUBJECT HERE ***", COVER_SUBJECT)
+        text = text.replace("*** BLURB HERE ***", cover_letter())
+        with open(cover, "w", encoding="utf-8") as f:
+            f.write(text)
     finally:
         shutil.rmtree(work)
 

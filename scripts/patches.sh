@@ -29,8 +29,8 @@ for lane in "${lanes[@]}"; do
 	done
 	"${g[@]}" add -A
 	"${g[@]}" commit -qm pristine --allow-empty
-	if "${g[@]}" am -q "$out"/*.patch >"$t.log" 2>&1; then
-		log "[$lane] $(ls "$out"/*.patch | wc -l) patches in $out; git am applies them to Linux $(basename "$src" | sed "s/^linux-$lane-//")"
+	if "${g[@]}" am -q $(ls "$out"/*.patch | grep -v 0000-cover-letter) >"$t.log" 2>&1; then
+		log "[$lane] a cover letter and $(ls "$out"/*.patch | grep -vc 0000-cover-letter) patches in $out; git am applies them to Linux $(basename "$src" | sed "s/^linux-$lane-//")"
 	else
 		cat "$t.log" >&2
 		rm -rf "$t" "$t.log"
