@@ -69,8 +69,8 @@ MUTANTS = [
      "let mut part = req.part(0, len - tail + BLOCK_SIZE)?;\n            Cbc::<B>::walk",
      "sm4_ce.modes_vs_oracle"),
     ("part-forward", "crypto/skcipher.rs",
-     "bindings::scatterwalk_ffwd(sg.cast(), src, self.from) };",
-     "bindings::scatterwalk_ffwd(sg.cast(), src, 0) };", "sm4_neon.modes_vs_oracle"),
+     "(*s).src = bindings::scatterwalk_ffwd(sg.cast(), src, self.from);",
+     "(*s).src = bindings::scatterwalk_ffwd(sg.cast(), src, 0);", "sm4_neon.modes_vs_oracle"),
     # (The bytes a step leaves go back to the kernel's walk: a block mode's request that
     # ends in a partial block then fails, as the C drivers'.)
     ("walk-leave-ignored", "crypto/skcipher.rs", "                left as c_int\n",
@@ -211,8 +211,8 @@ MUTANTS = [
      "            if self.fill < BLOCK_SIZE {\n                return;\n            }\n", "",
      "sm4_ce_gcm.*"),
     ("aead-ad-with-text", "sm4_ce_ccm_glue.rs",
-     "let a = ad.take().unwrap_or(Input::EMPTY);\n            step.neon",
-     "let a = Input::EMPTY;\n            step.neon", "sm4_ce_ccm.*"),
+     "let a = ad.take().unwrap_or(Input::EMPTY);\n                step.neon",
+     "let a = Input::EMPTY;\n                step.neon", "sm4_ce_ccm.*"),
     # (Associated data in one piece goes with the text's first step; in several, each piece.)
     ("assoc-whole-first-piece", "crypto/aead.rs", "        if n as usize == all {",
      "        if true {", "sm4_ce_gcm.*"),
