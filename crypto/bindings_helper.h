@@ -147,7 +147,7 @@ static inline void sm4rs_alg_wait_refs(struct crypto_alg *alg, unsigned int refs
 				module_name(alg->cra_module), alg->cra_driver_name);
 			warn = jiffies + 60 * HZ;
 		}
-		msleep(10);
+		msleep(20);
 	}
 }
 

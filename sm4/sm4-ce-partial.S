@@ -2,8 +2,8 @@
 /*
  * Partial blocks for the AEAD cores (sm4_ce_gcm_core.S, sm4_ce_ccm_core.S, which
  * include this file after sm4/sm4-ce-asm.h): the bytes of a block shorter than 16, read
- * and written in pieces of 8, 4, 2 and 1 bytes, never past their end, each read once. The macros name
- * the registers of the file that uses them: SRC and DST (a source and a destination),
+ * and written in pieces of 8, 4, 2 and 1 bytes, never past their end, each read once. The
+ * macros name the registers of the file that uses them: SRC and DST (a source and a destination),
  * BSWAP (the byte reversal of an SM4E output), CTRB and COUNT (the counter block).
  */
 
