@@ -213,8 +213,10 @@ unsafe fn unregister<K: Kind>(module: &'static ThisModule, raw: *mut K::Raw) {
     // SAFETY: registered and not unregistered since (caller).
     unsafe { K::unregister(raw) };
     if in_init {
+        // (Linux 6.12's unregistration keeps the registration's reference; later ones drop it.)
+        let left = if cfg!(sm4rs_unregister_puts) { 0 } else { 1 };
         // SAFETY: without `cra_destroy` the description is never freed; init may sleep.
-        unsafe { bindings::alg_wait_refs(alg, 0) };
+        unsafe { bindings::alg_wait_refs(alg, left) };
     }
 }
 
