@@ -194,8 +194,7 @@ unsafe extern "C" fn destroy<K: Kind>(alg: *mut bindings::crypto_alg) {
     drop(unsafe { KBox::from_raw(raw) });
 }
 
-/// Unregisters the description `raw` of `module`; during its init, leaks it and waits until
-/// nothing (a self-test, a user) holds the algorithm, as a failed init frees the module.
+/// Unregisters `raw` of `module`; during its init, leaks it and waits until nothing holds it.
 ///
 /// # Safety
 ///
@@ -213,8 +212,10 @@ unsafe fn unregister<K: Kind>(module: &'static ThisModule, raw: *mut K::Raw) {
     // SAFETY: registered and not unregistered since (caller).
     unsafe { K::unregister(raw) };
     if in_init {
-        // (Linux 6.12's unregistration keeps the registration's reference; later ones drop it.)
-        let left = if cfg!(sm4rs_unregister_puts) { 0 } else { 1 };
+        #[cfg(not(sm4rs_unregister_puts))]
+        let left = 1;
+        #[cfg(sm4rs_unregister_puts)]
+        let left = 0;
         // SAFETY: without `cra_destroy` the description is never freed; init may sleep.
         unsafe { bindings::alg_wait_refs(alg, left) };
     }

@@ -367,7 +367,6 @@ impl<'s, Iv: Block> Walk<'s, Iv> {
     }
 }
 
-/// `to_result()` of the walk's functions, inline.
 #[inline(always)]
 fn check(r: c_int) -> Result {
     (r >= 0).then_some(()).ok_or_else(|| Error::from_errno(r))
