@@ -332,7 +332,18 @@ def wrapper(name, proto):
     call = f"{name}({', '.join(args)})"
     stmt = f"{call};" if ret.strip() == "void" else f"return {call};"
     sep = "" if ret.endswith("*") else " "
-    return f"{ret}{sep}rust_helper_{name}({params or 'void'})\n{{\n\t{stmt}\n}}\n"
+    head = f"{ret}{sep}rust_helper_{name}("
+    # Parameters on as few lines as fit in 100 columns, continued under the first.
+    lines = [head]
+    for k, p in enumerate([" ".join(p.split()) for p in (params or "void").split(",")]):
+        p += "," if k < len((params or "void").split(",")) - 1 else ")"
+        if len(lines[-1]) > len(head) and len(lines[-1]) + 1 + len(p) > 100:
+            lines.append(" " * len(head))
+        lines[-1] += ("" if lines[-1].endswith("(") or not lines[-1].strip() else " ") + p
+    col = len(head)
+    text = "\n".join([lines[0]] + ["\t" * (col // 8) + " " * (col % 8) + l.strip()
+                                   for l in lines[1:]])
+    return f"{text}\n{{\n\t{stmt}\n}}\n"
 
 
 def bindings_helper(text):
