@@ -352,13 +352,39 @@ impl<const N: usize> Drop for Blocks<N> {
     }
 }
 
-/// A block as a word of [`Blocks`] (its bytes in memory order).
-fn word(b: &Iv) -> u128 {
-    u128::from_ne_bytes(*b)
+/// The block `b` as a word of [`Blocks`] (its bytes in memory order): two word loads where
+/// it is 8-byte aligned, as IVs from the kernel's walks and their callers are, else a byte at
+/// a time (the Rust target's `+strict-align` has no unaligned word access). The branch is on
+/// the address, not on the data.
+#[inline(always)]
+fn load(b: &Iv) -> u128 {
+    let p = b.as_ptr().cast::<[u64; 2]>();
+    if p.is_aligned() {
+        // SAFETY: `b` is 16 readable bytes, here aligned for `[u64; 2]`.
+        let w = unsafe { p.read() };
+        // SAFETY: the same 16 bytes as a `u128`, any bits of which are valid.
+        unsafe { core::mem::transmute::<[u64; 2], u128>(w) }
+    } else {
+        u128::from_ne_bytes(*b)
+    }
+}
+
+/// Stores `w` (bytes in memory order, as [`load`] gives them) into `b`, as [`load`] reads.
+#[inline(always)]
+fn store(b: &mut Iv, w: u128) {
+    let p = b.as_mut_ptr().cast::<[u64; 2]>();
+    if p.is_aligned() {
+        // SAFETY: the 16 bytes of `w` as two words (any bits are valid).
+        let w = unsafe { core::mem::transmute::<u128, [u64; 2]>(w) };
+        // SAFETY: `b` is 16 writable bytes, here aligned for `[u64; 2]`.
+        unsafe { p.write(w) };
+    } else {
+        *b = w.to_ne_bytes();
+    }
 }
 
 /// The operands of a run of the core; `Data` stands for the group's own source, `Stack`
-/// for blocks prepared by the mode (as many as the group has, rounded up to 8).
+/// for blocks prepared by the mode (at least as many as the group has).
 #[derive(Clone, Copy)]
 enum Op<'a> {
     None,
@@ -434,8 +460,9 @@ fn run(
 }
 
 /// Runs `f` on each group of up to 32 blocks of the first `nblocks` blocks of `io` (`f`
-/// gets the group, its number of blocks, and a stack buffer of as many blocks rounded up to
-/// 8, for the operands the mode prepares; it is shared by the groups and wiped at the end).
+/// gets the group, its number of blocks `k`, and a stack buffer of more than `k` blocks (9
+/// or 33), for the operands the mode prepares; it is shared by the groups and wiped at the
+/// end).
 fn by_group(
     io: &mut InOut<'_>,
     nblocks: usize,
@@ -443,17 +470,17 @@ fn by_group(
 ) {
     let nblocks = nblocks.min(io.len() / BLOCK_SIZE);
     // Short requests do not pay for zeroing and wiping a large buffer.
-    let mut small = Blocks::<BATCH>::zeroed();
+    let mut small = Blocks::<{ BATCH + 1 }>::zeroed();
     let mut large;
     let buf: &mut [u128] = if nblocks <= BATCH {
         &mut small.0
     } else {
-        large = Blocks::<GROUP>::zeroed();
+        large = Blocks::<{ GROUP + 1 }>::zeroed();
         &mut large.0
     };
     let mut done = 0;
     while done < nblocks {
-        let k = (nblocks - done).min(buf.len());
+        let k = (nblocks - done).min(buf.len() - 1);
         f(&mut io.range(done * BLOCK_SIZE, k * BLOCK_SIZE), k, buf);
         done += k;
     }
@@ -532,10 +559,11 @@ impl Backend for NeonBackend {
 
     fn cbc_dec(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
         by_group(io, nblocks, |g, k, prev| {
-            // P[i] = D(C[i]) ^ C[i-1]: the IV and the group's ciphertext shifted by one.
-            prev[0] = word(iv);
-            g.read(&mut bytes(prev, k)[BLOCK_SIZE..]);
-            g.range((k - 1) * BLOCK_SIZE, BLOCK_SIZE).read(iv);
+            // P[i] = D(C[i]) ^ C[i-1]: the IV and the group's ciphertext shifted by one;
+            // its last block is the next IV.
+            prev[0] = load(iv);
+            g.read(&mut bytes(prev, k + 1)[BLOCK_SIZE..]);
+            store(iv, prev[k]);
             run(neon, rk, g, k, Op::Data, Op::None, Op::Stack(prev));
         });
     }
@@ -550,9 +578,9 @@ impl Backend for NeonBackend {
         by_group(io, nblocks, |g, k, ks| {
             // P[i] = E(C[i-1]) ^ C[i]: the keystream encrypts the IV and the group's
             // ciphertext shifted by one.
-            ks[0] = word(iv);
-            g.read(&mut bytes(ks, k)[BLOCK_SIZE..]);
-            g.range((k - 1) * BLOCK_SIZE, BLOCK_SIZE).read(iv);
+            ks[0] = load(iv);
+            g.read(&mut bytes(ks, k + 1)[BLOCK_SIZE..]);
+            store(iv, ks[k]);
             run(neon, rk, g, k, Op::Stack(ks), Op::None, Op::Data);
         });
     }
@@ -560,12 +588,12 @@ impl Backend for NeonBackend {
     fn ctr(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
         by_group(io, nblocks, |g, k, ks| {
             // The 128-bit big-endian counter, with its carry.
-            let mut ctr = u128::from_be_bytes(*iv);
+            let mut ctr = u128::from_be(load(iv));
             for c in ks.iter_mut().take(k) {
-                *c = u128::from_ne_bytes(ctr.to_be_bytes());
+                *c = ctr.to_be();
                 ctr = ctr.wrapping_add(1);
             }
-            *iv = ctr.to_be_bytes();
+            store(iv, ctr.to_be());
             run(neon, rk, g, k, Op::Stack(ks), Op::None, Op::Data);
         });
     }
@@ -579,17 +607,17 @@ impl Backend for NeonBackend {
         first: Option<(&RoundKeys, &Iv)>,
     ) {
         if let Some((k, iv)) = first {
-            *tweak = *iv;
+            store(tweak, load(iv));
             Self::ecb(neon, k, &mut InOut::in_place(tweak), 1);
         }
         by_group(io, nblocks, |g, k, tw| {
-            let mut t = u128::from_le_bytes(*tweak);
+            let mut t = u128::from_le(load(tweak));
             for w in tw.iter_mut().take(k) {
-                *w = u128::from_ne_bytes(t.to_le_bytes());
+                *w = t.to_le();
                 // T * x in GF(2^128), little-endian (IEEE 1619).
                 t = (t << 1) ^ ((t >> 127) * 0x87);
             }
-            *tweak = t.to_le_bytes();
+            store(tweak, t.to_le());
             run(neon, rk, g, k, Op::Data, Op::Stack(tw), Op::Stack(tw));
         });
     }

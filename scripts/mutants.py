@@ -110,6 +110,12 @@ MUTANTS = [
      "round12\tv2, v3, v0, v1, v6, v7, v4, v5, v29, v28, v26, v27", "sm4_neon*"),
     ("neon-aese12-tail4", "sm4_neon_core.S", "\tcmp\tBLOCKS, #4\n\tb.ne", "\tcmp\tBLOCKS, #8\n\tb.ne",
      "sm4_neon*"),
+    # (IVs, counters and tweaks a word at a time where aligned, a byte at a time elsewhere:
+    # each branch's store dropped.)
+    ("neon-iv-store-aligned", "sm4_neon_glue.rs", "        unsafe { p.write(w) };",
+     "        let _ = w;", "sm4_neon.modes_vs_oracle"),
+    ("neon-iv-store-unaligned", "sm4_neon_glue.rs", "        *b = w.to_ne_bytes();",
+     "        let _ = w;", "sm4_neon.modes_vs_oracle"),
     ("neon-forced-ignored", "sm4_neon_glue.rs", "Some(&v) if v != Variant::Aese || aes => v,",
      "Some(&v) if false => v,", "sm4_neon_variants.*"),
     ("neon-serial-sbox", "sm4_neon_core.S", "tbl\tv14.16b, {v24.16b-v27.16b}, v14.16b",
