@@ -225,16 +225,24 @@
 	 * two 4-block groups interleaved instruction by instruction, so that each waits on
 	 * its own chain while the other issues. v10-v12 and v13-v15 are the groups' scratch
 	 * (S-box index, B, the parts of L), which leaves no register for the rotation
-	 * tables: the byte rotations of L are shift pairs here (ROL8/ROL24 are overwritten).
+	 * tables: rol(B, 8) is a shift pair here, rol(B, 24) its `rev32` (ROL8/ROL24 are
+	 * overwritten). The round key was loaded in the round before (the first before the
+	 * rounds); this round loads the next one, if any, once its own is used,
+	 * where the in-order cores' load pipe has a free slot (llvm-mca, Cortex-A55).
 	 */
-	.macro	round8_tbx_interleaved, a0, a1, a2, a3, b0, b1, b2, b3
+	.macro	round8_tbx_interleaved, a0, a1, a2, a3, b0, b1, b2, b3, early, last
+	.if	!\early
 	ld1r	{ROUNDKEY.4s}, [RKP], #4
+	.endif
 	eor	v10.16b, \a1\().16b, \a2\().16b
 	eor	v13.16b, \b1\().16b, \b2\().16b
 	eor	v10.16b, v10.16b, ROUNDKEY.16b
 	eor	v13.16b, v13.16b, ROUNDKEY.16b
 	eor	v10.16b, v10.16b, \a3\().16b
 	eor	v13.16b, v13.16b, \b3\().16b
+	.if	\early && !\last
+	ld1r	{ROUNDKEY.4s}, [RKP], #4		/* the next round's key, a round early */
+	.endif
 	tbl	v11.16b, {v16.16b-v19.16b}, v10.16b
 	tbl	v14.16b, {v16.16b-v19.16b}, v13.16b
 	sub	v10.16b, v10.16b, C64.16b
@@ -249,36 +257,37 @@
 	sub	v13.16b, v13.16b, C64.16b
 	tbx	v11.16b, {v28.16b-v31.16b}, v10.16b
 	tbx	v14.16b, {v28.16b-v31.16b}, v13.16b
-	rev32	v12.8h, v11.8h
-	rev32	v15.8h, v14.8h
 	shl	v10.4s, v11.4s, #8
 	shl	v13.4s, v14.4s, #8
-	eor	v12.16b, v12.16b, v11.16b
-	eor	v15.16b, v15.16b, v14.16b
-	sri	v10.4s, v11.4s, #24
+	rev32	v12.8h, v11.8h				/* rol(B, 16) */
+	rev32	v15.8h, v14.8h
+	sri	v10.4s, v11.4s, #24			/* rol(B, 8) */
 	sri	v13.4s, v14.4s, #24
 	eor	\a0\().16b, \a0\().16b, v11.16b
 	eor	\b0\().16b, \b0\().16b, v14.16b
-	eor	v12.16b, v12.16b, v10.16b
+	eor	v12.16b, v12.16b, v11.16b
+	eor	v15.16b, v15.16b, v14.16b
+	eor	v12.16b, v12.16b, v10.16b		/* B ^ rol(B, 8) ^ rol(B, 16) */
 	eor	v15.16b, v15.16b, v13.16b
-	shl	v10.4s, v11.4s, #24
-	shl	v13.4s, v14.4s, #24
-	sri	v10.4s, v11.4s, #8
-	sri	v13.4s, v14.4s, #8
+	rev32	v10.8h, v10.8h				/* rol(B, 24): rol(B, 8) by 16 more */
+	rev32	v13.8h, v13.8h
 	shl	v11.4s, v12.4s, #2
 	shl	v14.4s, v15.4s, #2
 	eor	\a0\().16b, \a0\().16b, v10.16b
 	eor	\b0\().16b, \b0\().16b, v13.16b
-	sri	v11.4s, v12.4s, #30
+	sri	v11.4s, v12.4s, #30			/* rotated left by 2 */
 	sri	v14.4s, v15.4s, #30
 	eor	\a0\().16b, \a0\().16b, v11.16b
 	eor	\b0\().16b, \b0\().16b, v14.16b
 	.endm
 
-	/* One round on the eight blocks, with the next round key. */
-	.macro	round8, v, a0, a1, a2, a3, b0, b1, b2, b3
+	/*
+	 * One round on the eight blocks, with the next round key (tbx with \early: with the
+	 * key loaded before, loading the next unless \last).
+	 */
+	.macro	round8, v, a0, a1, a2, a3, b0, b1, b2, b3, early=0, last=0
 	.ifc	\v, tbx
-	round8_tbx_interleaved \a0, \a1, \a2, \a3, \b0, \b1, \b2, \b3
+	round8_tbx_interleaved \a0, \a1, \a2, \a3, \b0, \b1, \b2, \b3, \early, \last
 	.else
 	ld1r	{ROUNDKEY.4s}, [RKP], #4
 	round4blk \v, \a0, \a1, \a2, \a3
@@ -286,12 +295,15 @@
 	.endif
 	.endm
 
-	/* Four rounds: the words rotate through the registers and come back in place. */
-	.macro	rounds4, v
-	round8	\v, v0, v1, v2, v3, v4, v5, v6, v7
-	round8	\v, v1, v2, v3, v0, v5, v6, v7, v4
-	round8	\v, v2, v3, v0, v1, v6, v7, v4, v5
-	round8	\v, v3, v0, v1, v2, v7, v4, v5, v6
+	/*
+	 * Four rounds: the words rotate through the registers and come back in place (\early
+	 * and \last: as round8's, \last for the last four of the 32).
+	 */
+	.macro	rounds4, v, early=0, last=0
+	round8	\v, v0, v1, v2, v3, v4, v5, v6, v7, \early
+	round8	\v, v1, v2, v3, v0, v5, v6, v7, v4, \early
+	round8	\v, v2, v3, v0, v1, v6, v7, v4, v5, \early
+	round8	\v, v3, v0, v1, v2, v7, v4, v5, v6, \early, \last
 	.endm
 
 	/* One round on four blocks, with the next round key. */
@@ -543,9 +555,13 @@ SYM_FUNC_START(sm4rs_neon_crypt_\v)
 	load4	v0, v1, v2, v3, v12, v13, v14, v15	/* X0..X3 of blocks 0-3 */
 	load4	v4, v5, v6, v7, v12, v13, v14, v15	/* X0..X3 of blocks 4-7 */
 	mov	RKP, RK
-	.rept	8
-	rounds4	\v
+	.ifc	\v, tbx
+	ld1r	{ROUNDKEY.4s}, [RKP], #4		/* round 0's key; each round loads the next */
+	.endif
+	.rept	7
+	rounds4	\v, 1
 	.endr
+	rounds4	\v, 1, 1
 	store4	v0, v1, v2, v3
 	store4	v4, v5, v6, v7
 	.ifc	\v, aese

@@ -116,6 +116,10 @@ MUTANTS = [
      "        let _ = w;", "sm4_neon.modes_vs_oracle"),
     ("neon-iv-store-unaligned", "sm4_neon_glue.rs", "        *b = w.to_ne_bytes();",
      "        let _ = w;", "sm4_neon.modes_vs_oracle"),
+    # (The tbx batches load each round's key a round early: the first before the rounds.)
+    ("neon-tbx-first-key", "sm4_neon_core.S",
+     "\tld1r\t{ROUNDKEY.4s}, [RKP], #4\t\t/* round 0's key; each round loads the next */\n",
+     "", "sm4_neon_variants.*"),
     ("neon-forced-ignored", "sm4_neon_glue.rs", "Some(&v) if v != Variant::Aese || aes => v,",
      "Some(&v) if false => v,", "sm4_neon_variants.*"),
     ("neon-serial-sbox", "sm4_neon_core.S", "tbl\tv14.16b, {v24.16b-v27.16b}, v14.16b",
