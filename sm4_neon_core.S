@@ -634,6 +634,148 @@ SYM_FUNC_START(sm4rs_neon_cbc_enc)
 	ret
 SYM_FUNC_END(sm4rs_neon_cbc_enc)
 
+	/*
+	 * The serial paths with AESE, on CPUs that have it and PMULL: a block's four words
+	 * each in all four lanes of a register (ld4r), so that AESE's ShiftRows, which moves
+	 * bytes between the columns of its 4x4 state, moves none (the columns are equal),
+	 * and the S-box needs neither xor_l_perm's permutations nor sbox_par's four `tbl`s of
+	 * four registers. L is one carry-less multiplication: with B in both words of a
+	 * 64-bit lane, (B + B * x^32) * P for P = 1 + x^2 + x^10 + x^18 + x^24 has L(B), the
+	 * product of B and P modulo x^32 + 1, in its second word; `dup` spreads it to the four
+	 * lanes. The chain of a round: three XORs, the two affine maps around AESE (`and`/
+	 * `ushr` and `tbl` each), PMULL, `dup`, the final XOR. v0-v3: the state; v8 the
+	 * round key; v9 0x0f; v16-v19 the affine maps (as sbox_aese); v20 P; v12, v14, v15
+	 * scratch.
+	 */
+	LPOLY	.req	v20
+
+	.macro	load_consts_serial_aese
+	adr_l	x9, .Laese_maps
+	ld1	{AIN_LO.16b-AOUT_HI.16b}, [x9]
+	movi	M0F.16b, #0x0f
+	mov	w9, #0x0405
+	movk	w9, #0x0104, lsl #16			/* x^24 + x^18 + x^10 + x^2 + 1 */
+	fmov	d20, x9
+	.endm
+
+	/* \x0 ^= L(S(\x1 ^ \x2 ^ \x3 ^ rk)), every lane alike. */
+	.macro	round1_aese, x0, x1, x2, x3
+	ld1r	{ROUNDKEY.4s}, [RKP], #4
+	eor	v12.16b, \x1\().16b, \x2\().16b
+	eor	v12.16b, v12.16b, ROUNDKEY.16b
+	eor	v12.16b, v12.16b, \x3\().16b
+	and	v14.16b, v12.16b, M0F.16b
+	ushr	v15.16b, v12.16b, #4
+	tbl	v14.16b, {AIN_LO.16b}, v14.16b
+	tbl	v15.16b, {AIN_HI.16b}, v15.16b
+	aese	v14.16b, v15.16b			/* SubBytes(Ain(x)); ShiftRows moves nothing */
+	and	v12.8b, v14.8b, M0F.8b			/* (the low half: B twice) */
+	ushr	v15.8b, v14.8b, #4
+	tbl	v12.8b, {AOUT_LO.16b}, v12.8b
+	tbl	v15.8b, {AOUT_HI.16b}, v15.8b
+	eor	v12.8b, v12.8b, v15.8b			/* B = S(x), in both words */
+	pmull	v12.1q, v12.1d, LPOLY.1d		/* L(B) in word 1 */
+	dup	v12.4s, v12.s[1]
+	eor	\x0\().16b, \x0\().16b, v12.16b
+	.endm
+
+	/* 32 rounds of the block in v0-v3 (each word in every lane), keys at RK. */
+	.macro	rounds32_aese
+	mov	RKP, RK
+	.rept	8
+	round1_aese v0, v1, v2, v3
+	round1_aese v1, v2, v3, v0
+	round1_aese v2, v3, v0, v1
+	round1_aese v3, v0, v1, v2
+	.endr
+	.endm
+
+/*
+ * void sm4rs_neon_cbc_enc_aese(const u32 rk[32], u8 *dst, const u8 *src,
+ *				unsigned int nblocks, const u8 sbox[256], u8 iv[16]);
+ *
+ * sm4rs_neon_cbc_enc with AESE and PMULL (sbox is not read). v0-v3: the chain, then the
+ * state; v12-v15 the plaintext's and the ciphertext's words.
+ */
+SYM_FUNC_START(sm4rs_neon_cbc_enc_aese)
+	cbz	NBATCH, .Lcbca_ret
+	save_v8_v15
+	load_consts_serial_aese
+	ld4r	{v12.4s-v15.4s}, [x5]			/* the IV, as the chain */
+	rev32	v3.16b, v12.16b
+	rev32	v2.16b, v13.16b
+	rev32	v1.16b, v14.16b
+	rev32	v0.16b, v15.16b
+.Lcbca_loop:
+	ld4r	{v12.4s-v15.4s}, [SRC], #16		/* P, each word in every lane */
+	rev32	v12.16b, v12.16b
+	rev32	v13.16b, v13.16b
+	rev32	v14.16b, v14.16b
+	rev32	v15.16b, v15.16b
+	eor	v12.16b, v12.16b, v3.16b		/* P ^ C[i-1], in SM4's words */
+	eor	v13.16b, v13.16b, v2.16b
+	eor	v14.16b, v14.16b, v1.16b
+	eor	v15.16b, v15.16b, v0.16b
+	mov	v0.16b, v12.16b
+	mov	v1.16b, v13.16b
+	mov	v2.16b, v14.16b
+	mov	v3.16b, v15.16b
+	rounds32_aese
+	rev32	v12.16b, v3.16b				/* C = (X35, X34, X33, X32) */
+	rev32	v13.16b, v2.16b
+	rev32	v14.16b, v1.16b
+	rev32	v15.16b, v0.16b
+	st4	{v12.s-v15.s}[0], [DST], #16
+	subs	NBATCH, NBATCH, #1
+	b.ne	.Lcbca_loop
+	st4	{v12.s-v15.s}[0], [x5]			/* the last C, as the next IV */
+	restore_v8_v15
+.Lcbca_ret:
+	ret
+SYM_FUNC_END(sm4rs_neon_cbc_enc_aese)
+
+#ifdef CONFIG_CRYPTO_SM4_RUST_CFB
+/*
+ * void sm4rs_neon_cfb_enc_aese(const u32 rk[32], u8 *dst, const u8 *src,
+ *				unsigned int nblocks, const u8 sbox[256], u8 iv[16]);
+ *
+ * sm4rs_neon_cfb_enc with AESE and PMULL (sbox is not read). v0-v3: the block being
+ * encrypted; v12-v15: the keystream, then the ciphertext.
+ */
+SYM_FUNC_START(sm4rs_neon_cfb_enc_aese)
+	cbz	NBATCH, .Lcfba_ret
+	save_v8_v15
+	load_consts_serial_aese
+	ld4r	{v0.4s-v3.4s}, [x5]			/* the IV, each word in every lane */
+	rev32	v0.16b, v0.16b
+	rev32	v1.16b, v1.16b
+	rev32	v2.16b, v2.16b
+	rev32	v3.16b, v3.16b
+.Lcfba_loop:
+	rounds32_aese
+	rev32	v12.16b, v3.16b				/* E(C[i-1]) */
+	rev32	v13.16b, v2.16b
+	rev32	v14.16b, v1.16b
+	rev32	v15.16b, v0.16b
+	ld4r	{v0.4s-v3.4s}, [SRC], #16		/* P */
+	eor	v12.16b, v12.16b, v0.16b
+	eor	v13.16b, v13.16b, v1.16b
+	eor	v14.16b, v14.16b, v2.16b
+	eor	v15.16b, v15.16b, v3.16b
+	st4	{v12.s-v15.s}[0], [DST], #16
+	rev32	v0.16b, v12.16b				/* C, the next block to encrypt */
+	rev32	v1.16b, v13.16b
+	rev32	v2.16b, v14.16b
+	rev32	v3.16b, v15.16b
+	subs	NBATCH, NBATCH, #1
+	b.ne	.Lcfba_loop
+	st4	{v12.s-v15.s}[0], [x5]			/* the last C, as the next IV */
+	restore_v8_v15
+.Lcfba_ret:
+	ret
+SYM_FUNC_END(sm4rs_neon_cfb_enc_aese)
+#endif /* CONFIG_CRYPTO_SM4_RUST_CFB */
+
 #ifdef CONFIG_CRYPTO_SM4_RUST_CFB
 /*
  * void sm4rs_neon_cfb_enc(const u32 rk[32], u8 *dst, const u8 *src, unsigned int nblocks,

@@ -100,24 +100,36 @@ mod asm {
         sm4rs_neon_cryptn_aese,
     );
 
-    extern "C" {
-        pub(super) fn sm4rs_neon_cbc_enc(
-            rk: *const u32,
-            dst: *mut u8,
-            src: *const u8,
-            nblocks: c_uint,
-            sbox: *const u8,
-            iv: *mut u8,
-        );
+    /// Declares serial routines (CBC and CFB encryption, a block at a time), which all take
+    /// the same arguments.
+    macro_rules! serial_routines {
+        ($($(#[$attr:meta])* $name:ident),* $(,)?) => {
+            extern "C" {
+                $(
+                    $(#[$attr])*
+                    pub(super) fn $name(
+                        rk: *const u32,
+                        dst: *mut u8,
+                        src: *const u8,
+                        nblocks: c_uint,
+                        sbox: *const u8,
+                        iv: *mut u8,
+                    );
+                )*
+            }
+        };
+    }
+
+    serial_routines!(
+        sm4rs_neon_cbc_enc,
+        sm4rs_neon_cbc_enc_aese,
         #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
-        pub(super) fn sm4rs_neon_cfb_enc(
-            rk: *const u32,
-            dst: *mut u8,
-            src: *const u8,
-            nblocks: c_uint,
-            sbox: *const u8,
-            iv: *mut u8,
-        );
+        sm4rs_neon_cfb_enc,
+        #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
+        sm4rs_neon_cfb_enc_aese,
+    );
+
+    extern "C" {
         pub(super) fn sm4rs_neon_expand_key(
             key: *const u8,
             enc: *mut u32,
@@ -634,9 +646,11 @@ enum Serial {
 }
 
 /// The first `nblocks` blocks of `io` through a serial routine, a block at a time, with the
-/// S-box in registers; `iv` is left as the last ciphertext block.
+/// S-box in registers; `iv` is left as the last ciphertext block. With the `aese` variant
+/// (and PMULL), the routine whose S-box is AESE and whose L is PMULL: its chain is the
+/// shorter where AESE is not in-order cores' (docs/PERFORMANCE.md, "serial").
 fn serial(
-    _: &Neon,
+    neon: &Neon,
     which: Serial,
     rk: &RoundKeys,
     io: &mut InOut<'_>,
@@ -645,6 +659,7 @@ fn serial(
 ) {
     // (At most the data's whole blocks, a `c_uint`.)
     let n = nblocks.min(io.blocks(BLOCK_SIZE) as usize) as c_uint;
+    let aese = Variant::current(neon) == Variant::Aese && simd::cpu_has_pmull();
     let (rk, dst, src, sbox, iv) = (
         rk.as_ptr(),
         io.dst(),
@@ -654,13 +669,17 @@ fn serial(
     );
     // SAFETY: a NEON section is open (the token); `io` has `n` blocks at its source and
     // destination, equal or disjoint (the routines read each block before they write it);
-    // `rk` is 32 round keys, the S-box 256 bytes and `iv` 16. (Direct calls: kCFI has no
-    // type for the assembly routines.)
+    // `rk` is 32 round keys, the S-box 256 bytes and `iv` 16; AESE and PMULL only where
+    // the CPUs have them (`Variant::current`). (Direct calls: kCFI has no type for the
+    // assembly routines.)
     unsafe {
-        match which {
-            Serial::CbcEnc => asm::sm4rs_neon_cbc_enc(rk, dst, src, n, sbox, iv),
+        match (which, aese) {
+            (Serial::CbcEnc, false) => asm::sm4rs_neon_cbc_enc(rk, dst, src, n, sbox, iv),
+            (Serial::CbcEnc, true) => asm::sm4rs_neon_cbc_enc_aese(rk, dst, src, n, sbox, iv),
             #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
-            Serial::CfbEnc => asm::sm4rs_neon_cfb_enc(rk, dst, src, n, sbox, iv),
+            (Serial::CfbEnc, false) => asm::sm4rs_neon_cfb_enc(rk, dst, src, n, sbox, iv),
+            #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
+            (Serial::CfbEnc, true) => asm::sm4rs_neon_cfb_enc_aese(rk, dst, src, n, sbox, iv),
         }
     }
 }

@@ -120,6 +120,15 @@ MUTANTS = [
     ("neon-tbx-first-key", "sm4_neon_core.S",
      "\tld1r\t{ROUNDKEY.4s}, [RKP], #4\t\t/* round 0's key; each round loads the next */\n",
      "", "sm4_neon_variants.*"),
+    # (The serial routines: each form, run by the variant that picks it.)
+    ("neon-serial-chain", "sm4_neon_core.S",
+     "\teor\tv15.16b, v15.16b, v0.16b\n\tmov\tv0.16b, v12.16b\n\tmov\tv1.16b, v13.16b\n"
+     "\tmov\tv2.16b, v14.16b\n\tmov\tv3.16b, v15.16b\n\trounds32_1blk",
+     "\teor\tv15.16b, v15.16b, v1.16b\n\tmov\tv0.16b, v12.16b\n\tmov\tv1.16b, v13.16b\n"
+     "\tmov\tv2.16b, v14.16b\n\tmov\tv3.16b, v15.16b\n\trounds32_1blk",
+     "sm4_neon_variants.tbx_vs_oracle"),
+    ("neon-serial-aese-l", "sm4_neon_core.S", "movk\tw9, #0x0104, lsl #16",
+     "movk\tw9, #0x0106, lsl #16", "sm4_neon_variants.aese_vs_oracle"),
     ("neon-forced-ignored", "sm4_neon_glue.rs", "Some(&v) if v != Variant::Aese || aes => v,",
      "Some(&v) if false => v,", "sm4_neon_variants.*"),
     ("neon-serial-sbox", "sm4_neon_core.S", "tbl\tv14.16b, {v24.16b-v27.16b}, v14.16b",
