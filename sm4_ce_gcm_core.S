@@ -324,21 +324,24 @@ SYM_FUNC_END(sm4rs_ce_ghash)
 	 * The 32 rounds of v0-v3 with the hash of the four bit-reflected blocks \a0-\a3 (X
 	 * <- ((((X ^ a0) H ^ a1) H ^ a2) H ^ a3) H) between them: SM4E issues on one vector
 	 * pipe, and the PMULLs and the XORs of the hash fill the other cycles. The product
-	 * with X last, as in ghash4; \a0-\a3 are kept.
+	 * with X last, as in ghash4; \a0-\a3 are kept. The products come after half the
+	 * rounds and the reduction after three quarters: issued behind SM4Es, their XORs and
+	 * `ext`s go to the other pipe where SM4E and PMULL share one (Neoverse N2's model;
+	 * see docs/PERFORMANCE.md).
 	 */
 	.macro	rounds4_ghash4, a0, a1, a2, a3
 	sm4_round4 v24
-	gmul	\a3, H1, K12, 0, 1
 	sm4_round4 v25
-	gmul	\a2, H2, K12, 1
 	sm4_round4 v26
-	gmul	\a1, H3, K34, 0
 	sm4_round4 v27
+	gmul	\a3, H1, K12, 0, 1
+	gmul	\a2, H2, K12, 1
+	gmul	\a1, H3, K34, 0
 	eor	X.16b, X.16b, \a0\().16b
 	gmul	X, H4, K34, 1
 	sm4_round4 v28
-	ghash_reduce
 	sm4_round4 v29
+	ghash_reduce
 	sm4_round4 v30
 	sm4_round4 v31
 	.endm

@@ -205,8 +205,11 @@ MUTANTS = [
      "req.assoc_len() + req.text_len() > MAX_STEP);",
      "req.assoc_len() + req.text_len() > usize::MAX);", "sm4_ce_gcm.gcm_sections_per_page",
      "7.3"),
-    ("ghash-power", "sm4_ce_gcm_core.S", "gmul\t\\a1, H3, K34, 0\n\teor\tX.16b",
-     "gmul\t\\a1, H4, K34, 0\n\teor\tX.16b", "sm4_ce_gcm.*"),
+    ("ghash-power", "sm4_ce_gcm_core.S",
+     "gmul\t\\a1, H3, K34, 0\n\teor\tX.16b, X.16b, \\a0\\().16b\n"
+     "\tgmul\tX, H4, K34, 1\n\tghash_reduce",
+     "gmul\t\\a1, H4, K34, 0\n\teor\tX.16b, X.16b, \\a0\\().16b\n"
+     "\tgmul\tX, H4, K34, 1\n\tghash_reduce", "sm4_ce_gcm.*"),
     ("ghash8-power", "sm4_ce_gcm_core.S", "gmul\tv1, H7, K78, 0\n", "gmul\tv1, H6, K78, 0\n",
      "sm4_ce_gcm.*"),
     ("ghash8-table", "sm4_ce_gcm_core.S", "mov\tw9, #4\t\t\t\t/* H^5-H^8",
