@@ -14,7 +14,9 @@
  * `shl` + `sri`.
  *
  * The serial routines (CBC and CFB encryption, the key schedule): one block at a time in
- * lane 0 of v0-v3 (the other lanes computed and ignored), the S-box as four `tbl`.
+ * lane 0 of v0-v3 (the other lanes computed and ignored), the S-box as four `tbl`; or,
+ * for CBC and CFB encryption where the aese variant runs, each word in all four lanes,
+ * the S-box one AESE and L one PMULL (round1_aese).
  *
  * Registers (AAPCS64; v8-v15 are callee-saved: every routine spills their low halves):
  * x0-x6 arguments, x9 scratch, x10 the round key pointer, x11/x12 cryptn's block count
@@ -24,8 +26,8 @@
  * rol-8/rol-24 byte permutations (in the interleaved tbx round v10-v15 are the two groups'
  * scratch instead), v16-v31 the S-box. aese variant: v9 0x0f, v16-v19 the nibble tables of
  * the two affine maps, v22-v25 the byte permutations. Serial routines: as tbx, and v4/v5
- * the constants 128 and 192; the key schedule: x1/x2 the output pointers (x2 stepping back
- * by x9 = -4), x5 the CK pointer.
+ * the constants 128 and 192 (with AESE: as aese, and v20 L's polynomial); the key
+ * schedule: x1/x2 the output pointers (x2 stepping back by x9 = -4), x5 the CK pointer.
  */
 
 #include <linux/export.h>
