@@ -252,17 +252,17 @@ impl Variant {
         // SAFETY: `sm4rs_neon_impl` is a 4-byte, 4-byte-aligned `.long` of
         // `sm4_neon_core.S` (the layout of an `AtomicU32`), only accessed atomically.
         let forced = unsafe { &asm::sm4rs_neon_impl }.load(Ordering::Relaxed);
-        let aes = simd::cpu_has_aes();
         match Variant::ALL.iter().find(|v| **v as u32 == forced) {
-            Some(&v) if v != Variant::Aese || aes => v,
-            _ => Variant::for_cpu_cached(simd::cpu_midr(neon), aes),
+            Some(&v) if v != Variant::Aese || simd::cpu_has_aes() => v,
+            _ => Variant::for_cpu_cached(simd::cpu_midr(neon)),
         }
     }
 
-    /// [`Variant::for_cpu`], remembered for the last CPU asked about: the table is searched
-    /// only when a section runs on another kind of CPU than the last one (big.LITTLE), not
-    /// in every section. (Races only cost a search: the MIDR and its variant are one word.)
-    fn for_cpu_cached(midr: u32, aes: bool) -> Variant {
+    /// [`Variant::for_cpu`] with the CPUs' FEAT_AES, remembered for the last CPU asked
+    /// about: the table is searched only when a section runs on another kind of CPU than the
+    /// last one (big.LITTLE), not in every section. (Races only cost a search: the MIDR and
+    /// its variant are one word.)
+    fn for_cpu_cached(midr: u32) -> Variant {
         static LAST: AtomicU64 = AtomicU64::new(0);
         let last = LAST.load(Ordering::Relaxed);
         if last >> 32 == u64::from(midr) {
@@ -270,7 +270,7 @@ impl Variant {
                 return v;
             }
         }
-        let v = Variant::for_cpu(midr, aes);
+        let v = Variant::for_cpu(midr, simd::cpu_has_aes());
         LAST.store(u64::from(midr) << 32 | v as u64, Ordering::Relaxed);
         v
     }
@@ -344,23 +344,42 @@ const BATCH: usize = 8;
 const GROUP: usize = 4 * BATCH;
 
 /// Up to `N` blocks on the stack, 16-byte aligned so that whole-block operations are word
-/// operations (each `u128` holds a block's bytes in memory order); wiped when it goes out
-/// of scope.
+/// operations (each `u128` holds a block's bytes in memory order); the first `used` wiped
+/// when it goes out of scope.
+///
+/// # Invariants
+///
+/// `used <= N`, and no block from `used` on was written since it was made.
 #[repr(C, align(16))]
-struct Blocks<const N: usize>([u128; N]);
+struct Blocks<const N: usize> {
+    words: [u128; N],
+    used: usize,
+}
 
 impl<const N: usize> Blocks<N> {
     /// All zeros.
     const fn zeroed() -> Self {
-        Self([0; N])
+        // INVARIANT: none used.
+        Self {
+            words: [0; N],
+            used: 0,
+        }
+    }
+
+    /// The blocks, of which the first `n` may be written.
+    fn first(&mut self, n: usize) -> &mut [u128] {
+        // INVARIANT: what is written from here on is within the first `used`.
+        self.used = self.used.max(n.min(N));
+        &mut self.words[..self.used]
     }
 }
 
 impl<const N: usize> Drop for Blocks<N> {
     fn drop(&mut self) {
-        let len = core::mem::size_of_val(&self.0);
-        // SAFETY: the array's `len` bytes, exclusively borrowed; any bytes are valid `u128`s.
-        unsafe { wipe_raw(self.0.as_mut_ptr().cast(), len) };
+        let len = self.used * core::mem::size_of::<u128>();
+        // SAFETY: the first `used <= N` words' `len` bytes, exclusively borrowed; any bytes
+        // are valid `u128`s.
+        unsafe { wipe_raw(self.words.as_mut_ptr().cast(), len) };
     }
 }
 
@@ -472,28 +491,35 @@ fn run(
 }
 
 /// Runs `f` on each group of up to 32 blocks of the first `nblocks` blocks of `io` (`f`
-/// gets the group, its number of blocks `k`, and a stack buffer of more than `k` blocks (9
-/// or 33), for the operands the mode prepares; it is shared by the groups and wiped at the
-/// end).
-fn by_group(
+/// gets the group, its number of blocks `k`, and a stack buffer of `k + 1` blocks, for the
+/// operands the mode prepares; it is shared by the groups and wiped at the end, as far as
+/// it was used).
+fn by_group(io: &mut InOut<'_>, nblocks: usize, f: impl FnMut(&mut InOut<'_>, usize, &mut [u128])) {
+    let nblocks = nblocks.min(io.len() / BLOCK_SIZE);
+    // Short requests do not pay for zeroing a large buffer.
+    if nblocks <= BATCH {
+        groups::<{ BATCH + 1 }>(io, nblocks, f);
+    } else {
+        groups::<{ GROUP + 1 }>(io, nblocks, f);
+    }
+}
+
+/// [`by_group`] with a buffer of `N` blocks: groups of up to `N - 1`.
+#[inline(always)]
+fn groups<const N: usize>(
     io: &mut InOut<'_>,
     nblocks: usize,
     mut f: impl FnMut(&mut InOut<'_>, usize, &mut [u128]),
 ) {
-    let nblocks = nblocks.min(io.len() / BLOCK_SIZE);
-    // Short requests do not pay for zeroing and wiping a large buffer.
-    let mut small = Blocks::<{ BATCH + 1 }>::zeroed();
-    let mut large;
-    let buf: &mut [u128] = if nblocks <= BATCH {
-        &mut small.0
-    } else {
-        large = Blocks::<{ GROUP + 1 }>::zeroed();
-        &mut large.0
-    };
+    let mut buf = Blocks::<N>::zeroed();
     let mut done = 0;
     while done < nblocks {
-        let k = (nblocks - done).min(buf.len() - 1);
-        f(&mut io.range(done * BLOCK_SIZE, k * BLOCK_SIZE), k, buf);
+        let k = (nblocks - done).min(N - 1);
+        f(
+            &mut io.range(done * BLOCK_SIZE, k * BLOCK_SIZE),
+            k,
+            buf.first(k + 1),
+        );
         done += k;
     }
 }
