@@ -693,6 +693,47 @@ SYM_FUNC_END(sm4rs_neon_cbc_enc)
 	.endm
 
 /*
+ * void sm4rs_neon_crypt1_aese(const u32 rk[32], u8 *dst, const u8 *src,
+ *			       unsigned int nblocks, const u8 sbox[256], const u8 *pre,
+ *			       const u8 *post);
+ *
+ * sm4rs_neon_cryptn_aese for one block (nblocks and sbox are not read) in the serial
+ * paths' form: a quarter of the batch rounds' work, where a block alone would take the
+ * four lanes of cryptn's, and a shorter chain. pre, post and dst may be src.
+ */
+SYM_FUNC_START(sm4rs_neon_crypt1_aese)
+	save_v8_v15
+	load_consts_serial_aese
+	ld4r	{v0.4s-v3.4s}, [SRC]			/* each word in every lane */
+	cbz	PRE, .Lcrypt1_pre_done
+	ld4r	{v12.4s-v15.4s}, [PRE]
+	eor	v0.16b, v0.16b, v12.16b
+	eor	v1.16b, v1.16b, v13.16b
+	eor	v2.16b, v2.16b, v14.16b
+	eor	v3.16b, v3.16b, v15.16b
+.Lcrypt1_pre_done:
+	rev32	v0.16b, v0.16b
+	rev32	v1.16b, v1.16b
+	rev32	v2.16b, v2.16b
+	rev32	v3.16b, v3.16b
+	rounds32_aese
+	rev32	v12.16b, v3.16b				/* (X35, X34, X33, X32) */
+	rev32	v13.16b, v2.16b
+	rev32	v14.16b, v1.16b
+	rev32	v15.16b, v0.16b
+	cbz	POST, .Lcrypt1_post_done
+	ld4r	{v0.4s-v3.4s}, [POST]
+	eor	v12.16b, v12.16b, v0.16b
+	eor	v13.16b, v13.16b, v1.16b
+	eor	v14.16b, v14.16b, v2.16b
+	eor	v15.16b, v15.16b, v3.16b
+.Lcrypt1_post_done:
+	st4	{v12.s-v15.s}[0], [DST]
+	restore_v8_v15
+	ret
+SYM_FUNC_END(sm4rs_neon_crypt1_aese)
+
+/*
  * void sm4rs_neon_cbc_enc_aese(const u32 rk[32], u8 *dst, const u8 *src,
  *				unsigned int nblocks, const u8 sbox[256], u8 iv[16]);
  *

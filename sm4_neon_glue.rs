@@ -98,6 +98,7 @@ mod asm {
         sm4rs_neon_cryptn_tbl,
         sm4rs_neon_crypt_aese,
         sm4rs_neon_cryptn_aese,
+        sm4rs_neon_crypt1_aese,
     );
 
     /// Declares serial routines (CBC and CFB encryption, a block at a time), which all take
@@ -157,7 +158,8 @@ enum Variant {
     /// without AES.
     Tbl = 2,
     /// SM4's S-box through AES's (AESE between two affine maps), batches of 12 blocks:
-    /// on CPUs with FEAT_AES but the in-order ones.
+    /// on CPUs with FEAT_AES (and FEAT_PMULL, which its single blocks and serial paths
+    /// use) but the in-order ones.
     Aese = 3,
 }
 
@@ -253,7 +255,7 @@ impl Variant {
         // `sm4_neon_core.S` (the layout of an `AtomicU32`), only accessed atomically.
         let forced = unsafe { &asm::sm4rs_neon_impl }.load(Ordering::Relaxed);
         match Variant::ALL.iter().find(|v| **v as u32 == forced) {
-            Some(&v) if v != Variant::Aese || simd::cpu_has_aes() => v,
+            Some(&v) if v != Variant::Aese || aese_usable() => v,
             _ => Variant::for_cpu_cached(simd::cpu_midr(neon)),
         }
     }
@@ -270,7 +272,7 @@ impl Variant {
                 return v;
             }
         }
-        let v = Variant::for_cpu(midr, simd::cpu_has_aes());
+        let v = Variant::for_cpu(midr, aese_usable());
         LAST.store(u64::from(midr) << 32 | v as u64, Ordering::Relaxed);
         v
     }
@@ -475,18 +477,21 @@ fn run(
     let first = whole * BATCH;
     let mut rest = g.range(first * BLOCK_SIZE, r * BLOCK_SIZE);
     let d = rest.src();
+    let (dst, s, p, q) = (
+        rest.dst(),
+        at(src, first, d),
+        at(pre, first, d),
+        at(post, first, d),
+    );
     // SAFETY: as above, with `r` (1 to 7) blocks at the rest's source and destination and
-    // at the stack operands from block `first` on (`first + r = k`, at most their length).
+    // at the stack operands from block `first` on (`first + r = k`, at most their length);
+    // `aese` runs only where the CPUs have AES and PMULL (`Variant::current`).
     unsafe {
-        variant.cryptn(
-            rk.as_ptr(),
-            rest.dst(),
-            at(src, first, d),
-            r as c_uint,
-            sbox,
-            at(pre, first, d),
-            at(post, first, d),
-        )
+        if r == 1 && variant == Variant::Aese {
+            asm::sm4rs_neon_crypt1_aese(rk.as_ptr(), dst, s, 1, sbox, p, q)
+        } else {
+            variant.cryptn(rk.as_ptr(), dst, s, r as c_uint, sbox, p, q)
+        }
     };
 }
 
@@ -671,6 +676,12 @@ enum Serial {
     CfbEnc,
 }
 
+/// Whether the `aese` variant can run: the CPUs have AES and PMULL (`FEAT_PMULL` comes with
+/// `FEAT_AES` on every core known, but is a feature of its own).
+fn aese_usable() -> bool {
+    simd::cpu_has_aes() && simd::cpu_has_pmull()
+}
+
 /// The first `nblocks` blocks of `io` through a serial routine, a block at a time, with the
 /// S-box in registers; `iv` is left as the last ciphertext block. With the `aese` variant
 /// (and PMULL), the routine whose S-box is AESE and whose L is PMULL: its chain is the
@@ -685,7 +696,7 @@ fn serial(
 ) {
     // (At most the data's whole blocks, a `c_uint`.)
     let n = nblocks.min(io.blocks(BLOCK_SIZE) as usize) as c_uint;
-    let aese = Variant::current(neon) == Variant::Aese && simd::cpu_has_pmull();
+    let aese = Variant::current(neon) == Variant::Aese;
     let (rk, dst, src, sbox, iv) = (
         rk.as_ptr(),
         io.dst(),
@@ -715,7 +726,7 @@ crypto::param::str_param!(
     "impl",
     "sm4_neon",
     c"auto",
-    "the S-box of the parallel modes: auto (for each CPU), tbx, tbl or aese (FEAT_AES)"
+    "the S-box of the parallel modes: auto (for each CPU), tbx, tbl or aese (FEAT_AES, FEAT_PMULL)"
 );
 
 /// The variant the module parameter `impl` names (`None`: auto), or an error for a name
@@ -726,8 +737,8 @@ fn forced_variant() -> Result<Option<Variant>> {
         return Ok(None);
     }
     match Variant::ALL.iter().find(|v| v.name() == name) {
-        Some(&Variant::Aese) if !simd::cpu_has_aes() => {
-            pr_err!("impl=aese: these CPUs have no AES instructions\n");
+        Some(&Variant::Aese) if !aese_usable() => {
+            pr_err!("impl=aese: these CPUs have no AES and PMULL instructions\n");
             Err(ENODEV)
         }
         Some(&v) => Ok(Some(v)),
@@ -756,9 +767,9 @@ impl kernel::Module for Sm4NeonModule {
         match forced {
             Some(v) => pr_info!("parallel modes with the S-box impl={:?}\n", v.name()),
             None => {
-                let (aes, midr) = (simd::cpu_has_aes(), simd::cpu_midr_now());
+                let (aes, midr) = (aese_usable(), simd::cpu_midr_now());
                 pr_info!(
-                    "parallel modes with the S-box for each CPU (impl=auto; AES instructions: {}; \
+                    "parallel modes with the S-box for each CPU (impl=auto; AES and PMULL: {}; \
                      the loading CPU, MIDR {:#010x}: {:?})\n",
                     if aes { "yes" } else { "no" },
                     midr,

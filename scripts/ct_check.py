@@ -114,6 +114,7 @@ ARGS = {
     "sm4rs_neon_cbc_enc": "poippp",  # rk, dst, src, nblocks, sbox, iv (in/out)
     "sm4rs_neon_cfb_enc": "poippp",
     "sm4rs_neon_cbc_enc_aese": "poippp",
+    "sm4rs_neon_crypt1_aese": "poippii",
     "sm4rs_neon_cfb_enc_aese": "poippp",
     # The batches: rk, dst, src, n, sbox, pre, post. sm4_neon_glue.rs `run` passes as src the
     # data or a stack buffer (CTR's counters, CFB's shifted ciphertext), as pre NULL or the

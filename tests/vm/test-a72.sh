@@ -32,7 +32,7 @@ if load_ours sm4-neon && load_ours sm4_kunit; then
 		check_selftest "$drv"
 	done
 	# The variant the CPU table (sm4_neon_glue.rs CPUS) gives Cortex-A72 with AES: aese.
-	if klog_all | grep -q 'impl=auto; AES instructions: yes; the loading CPU, MIDR 0x410fd08[0-9a-f]: "aese"'; then
+	if klog_all | grep -q 'impl=auto; AES and PMULL: yes; the loading CPU, MIDR 0x410fd08[0-9a-f]: "aese"'; then
 		pass "param.impl-auto-a72"
 	else
 		fail "param.impl-auto-a72" "no load message naming aese for Cortex-A72 (MIDR 0x410fd08x): $(klog_all | grep -m1 'S-box for each CPU')"
