@@ -260,15 +260,18 @@ impl SkcipherTfm {
         // SAFETY: the transform is live.
         let reqsize = unsafe { (*self.tfm).reqsize } as usize;
         // The IV goes to the heap, in a buffer of the largest IV size (`MAX_IVLEN`), so a
-        // short `iv` cannot make the driver read past it. An empty `iv` is passed as NULL,
-        // as callers of modes without an IV (ECB) do.
-        let mut ivbuf = KVec::from_elem(0u8, 32, GFP_KERNEL)?;
+        // short `iv` cannot make the driver read past it; one byte in (misaligned, as in
+        // testmgr's unaligned configurations) when the data is cut in pieces. An empty `iv`
+        // is passed as NULL, as callers of modes without an IV (ECB) do.
+        let ivoff = usize::from(pieces != [usize::MAX]);
+        let mut ivbuf = KVec::from_elem(0u8, 32 + ivoff, GFP_KERNEL)?;
         let ivsize = iv.len().min(32);
-        ivbuf[..ivsize].copy_from_slice(&iv[..ivsize]);
+        ivbuf[ivoff..ivoff + ivsize].copy_from_slice(&iv[..ivsize]);
         let ivptr = if iv.is_empty() {
             ptr::null_mut()
         } else {
-            ivbuf.as_mut_ptr()
+            // SAFETY: `ivoff + 32` bytes are allocated.
+            unsafe { ivbuf.as_mut_ptr().add(ivoff) }
         };
         let src_sg = Sgl::new(src.as_mut_ptr(), len, pieces)?;
         let dst_sg = match dst {
@@ -293,6 +296,7 @@ impl SkcipherTfm {
         Ok(TestRequest {
             mem,
             ivbuf,
+            ivoff,
             ivsize,
             _sg: (src_sg, dst_sg),
             _p: core::marker::PhantomData,
@@ -327,10 +331,12 @@ pub struct AlgParams {
 /// # Invariants
 ///
 /// `mem` holds a complete request on a live transform that outlives `'a`, over buffers and
-/// scatterlists (`_sg`) that live as long as this object, with `ivbuf` as its IV (or NULL).
+/// scatterlists (`_sg`) that live as long as this object, with `ivbuf` from byte `ivoff` as
+/// its IV (or NULL).
 pub struct TestRequest<'a> {
     mem: KVec<u64>,
     ivbuf: KVec<u8>,
+    ivoff: usize,
     ivsize: usize,
     _sg: (Sgl, Option<Sgl>),
     _p: core::marker::PhantomData<&'a mut [u8]>,
@@ -384,7 +390,7 @@ impl TestRequest<'_> {
     /// Copies the IV the request left into `iv` (at most the IV's size).
     pub fn iv_out(&self, iv: &mut [u8]) {
         let n = iv.len().min(self.ivsize);
-        iv[..n].copy_from_slice(&self.ivbuf[..n]);
+        iv[..n].copy_from_slice(&self.ivbuf[self.ivoff..self.ivoff + n]);
     }
 }
 
