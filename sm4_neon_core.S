@@ -558,7 +558,7 @@ SYM_FUNC_START(sm4rs_neon_crypt_\v)
 	load4	v4, v5, v6, v7, v12, v13, v14, v15	/* X0..X3 of blocks 4-7 */
 	mov	RKP, RK
 	.ifc	\v, tbx
-	ld1r	{ROUNDKEY.4s}, [RKP], #4		/* round 0's key; each round loads the next */
+	ld1r	{ROUNDKEY.4s}, [RKP], #4		/* round 0's key; each loads the next */
 	.endif
 	.rept	7
 	rounds4	\v, 1
@@ -670,7 +670,7 @@ SYM_FUNC_END(sm4rs_neon_cbc_enc)
 	ushr	v15.16b, v12.16b, #4
 	tbl	v14.16b, {AIN_LO.16b}, v14.16b
 	tbl	v15.16b, {AIN_HI.16b}, v15.16b
-	aese	v14.16b, v15.16b			/* SubBytes(Ain(x)); ShiftRows moves nothing */
+	aese	v14.16b, v15.16b			/* SubBytes(Ain(x)): ShiftRows a no-op */
 	and	v12.8b, v14.8b, M0F.8b			/* (the low half: B twice) */
 	ushr	v15.8b, v14.8b, #4
 	tbl	v12.8b, {AOUT_LO.16b}, v12.8b

@@ -118,7 +118,7 @@ MUTANTS = [
      "        let _ = w;", "sm4_neon.modes_vs_oracle"),
     # (The tbx batches load each round's key a round early: the first before the rounds.)
     ("neon-tbx-first-key", "sm4_neon_core.S",
-     "\tld1r\t{ROUNDKEY.4s}, [RKP], #4\t\t/* round 0's key; each round loads the next */\n",
+     "\tld1r\t{ROUNDKEY.4s}, [RKP], #4\t\t/* round 0's key; each loads the next */\n",
      "", "sm4_neon_variants.*"),
     # (The serial routines: each form, run by the variant that picks it.)
     ("neon-serial-chain", "sm4_neon_core.S",
