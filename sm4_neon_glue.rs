@@ -392,7 +392,7 @@ impl<const N: usize> Drop for Blocks<N> {
 #[inline(always)]
 fn load(b: &Iv) -> u128 {
     let p = b.as_ptr().cast::<[u64; 2]>();
-    if p.is_aligned() {
+    if p as usize % core::mem::align_of::<[u64; 2]>() == 0 {
         // SAFETY: `b` is 16 readable bytes, here aligned for `[u64; 2]`.
         let w = unsafe { p.read() };
         // SAFETY: the same 16 bytes as a `u128`, any bits of which are valid.
@@ -406,7 +406,7 @@ fn load(b: &Iv) -> u128 {
 #[inline(always)]
 fn store(b: &mut Iv, w: u128) {
     let p = b.as_mut_ptr().cast::<[u64; 2]>();
-    if p.is_aligned() {
+    if p as usize % core::mem::align_of::<[u64; 2]>() == 0 {
         // SAFETY: the 16 bytes of `w` as two words (any bits are valid).
         let w = unsafe { core::mem::transmute::<u128, [u64; 2]>(w) };
         // SAFETY: `b` is 16 writable bytes, here aligned for `[u64; 2]`.
