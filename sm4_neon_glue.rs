@@ -704,11 +704,11 @@ fn serial(
         sm4::SBOX.as_ptr(),
         iv.as_mut_ptr(),
     );
+    // Direct calls: kCFI has no type for the assembly routines.
     // SAFETY: a NEON section is open (the token); `io` has `n` blocks at its source and
     // destination, equal or disjoint (the routines read each block before they write it);
     // `rk` is 32 round keys, the S-box 256 bytes and `iv` 16; AESE and PMULL only where
-    // the CPUs have them (`Variant::current`). (Direct calls: kCFI has no type for the
-    // assembly routines.)
+    // the CPUs have them (`Variant::current`).
     unsafe {
         match (which, aese) {
             (Serial::CbcEnc, false) => asm::sm4rs_neon_cbc_enc(rk, dst, src, n, sbox, iv),
