@@ -77,8 +77,8 @@ impl<T: Aead> Adapter<T> {
         let mut alg: bindings::aead_alg = unsafe { core::mem::zeroed() };
         alg.setkey = Some(Self::setkey);
         alg.setauthsize = Some(Self::setauthsize);
-        alg.encrypt = Some(Self::encrypt);
-        alg.decrypt = Some(Self::decrypt);
+        alg.encrypt = Some(Self::crypt::<true>);
+        alg.decrypt = Some(Self::crypt::<false>);
         alg.init = Some(init_tfm::<AeadKind, T::Context>);
         alg.exit = Some(exit_tfm::<AeadKind, T::Context>);
         alg.ivsize = T::Iv::SIZE as c_uint;
@@ -128,12 +128,9 @@ impl<T: Aead> Adapter<T> {
 
     /// # Safety
     ///
-    /// `req` must be a valid request on a live transform of this algorithm, ours for the call.
-    unsafe fn crypt(
-        req: *mut bindings::aead_request,
-        decrypt: bool,
-        f: impl FnOnce(&T::Context, &mut Request<'_, T::Iv>, &mut Simd) -> Result,
-    ) -> c_int {
+    /// Called by the crypto API with a valid request on a transform of this algorithm.
+    unsafe extern "C" fn crypt<const ENCRYPT: bool>(req: *mut bindings::aead_request) -> c_int {
+        let decrypt = !ENCRYPT;
         // SAFETY: the request is valid; its `crypto_tfm` is the `base` of a `crypto_aead`.
         let (iv, tfm, cryptlen, assoclen) = unsafe {
             let tfm = (*req).base.tfm;
@@ -174,26 +171,15 @@ impl<T: Aead> Adapter<T> {
         };
         // SAFETY: no section is open in a crypto API callback; this is the only `Simd`.
         let mut simd = unsafe { Simd::new(false) };
-        match f(ctx, &mut r, &mut simd) {
+        let done = if ENCRYPT {
+            T::encrypt(ctx, &mut r, &mut simd)
+        } else {
+            T::decrypt(ctx, &mut r, &mut simd)
+        };
+        match done {
             Ok(()) => 0,
             Err(e) => e.to_errno(),
         }
-    }
-
-    /// # Safety
-    ///
-    /// Called by the crypto API with a valid request on a transform of this algorithm.
-    unsafe extern "C" fn encrypt(req: *mut bindings::aead_request) -> c_int {
-        // SAFETY: as guaranteed by the crypto API.
-        unsafe { Self::crypt(req, false, T::encrypt) }
-    }
-
-    /// # Safety
-    ///
-    /// As for [`Self::encrypt`].
-    unsafe extern "C" fn decrypt(req: *mut bindings::aead_request) -> c_int {
-        // SAFETY: as guaranteed by the crypto API.
-        unsafe { Self::crypt(req, true, T::decrypt) }
     }
 }
 

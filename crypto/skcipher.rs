@@ -77,8 +77,8 @@ impl<T: Skcipher> Adapter<T> {
         // SAFETY: zero is valid for this C struct of integers, arrays and (function) pointers.
         let mut alg: bindings::skcipher_alg = unsafe { core::mem::zeroed() };
         alg.setkey = Some(Self::setkey);
-        alg.encrypt = Some(Self::encrypt);
-        alg.decrypt = Some(Self::decrypt);
+        alg.encrypt = Some(Self::crypt::<true>);
+        alg.decrypt = Some(Self::crypt::<false>);
         alg.init = Some(init_tfm::<SkcipherKind, T::Context>);
         alg.exit = Some(exit_tfm::<SkcipherKind, T::Context>);
         alg.walksize = T::WALK_SIZE;
@@ -123,11 +123,8 @@ impl<T: Skcipher> Adapter<T> {
 
     /// # Safety
     ///
-    /// `req` must be a valid request on a live transform of this algorithm, ours for the call.
-    unsafe fn crypt(
-        req: *mut bindings::skcipher_request,
-        f: impl FnOnce(&T::Context, &mut Request<'_, T::Iv>, &mut Simd) -> Result,
-    ) -> c_int {
+    /// Called by the crypto API with a valid request on a transform of this algorithm.
+    unsafe extern "C" fn crypt<const ENCRYPT: bool>(req: *mut bindings::skcipher_request) -> c_int {
         // SAFETY: the request is valid. (Modes without an IV may get NULL.)
         if T::Iv::SIZE > 0 && unsafe { (*req).iv }.is_null() {
             return EINVAL.to_errno();
@@ -141,26 +138,15 @@ impl<T: Skcipher> Adapter<T> {
         };
         // SAFETY: no section is open in a crypto API callback; this is the only `Simd`.
         let mut simd = unsafe { Simd::new(false) };
-        match f(ctx, &mut r, &mut simd) {
+        let done = if ENCRYPT {
+            T::encrypt(ctx, &mut r, &mut simd)
+        } else {
+            T::decrypt(ctx, &mut r, &mut simd)
+        };
+        match done {
             Ok(()) => 0,
             Err(e) => e.to_errno(),
         }
-    }
-
-    /// # Safety
-    ///
-    /// Called by the crypto API with a valid request on a transform of this algorithm.
-    unsafe extern "C" fn encrypt(req: *mut bindings::skcipher_request) -> c_int {
-        // SAFETY: as guaranteed by the crypto API.
-        unsafe { Self::crypt(req, T::encrypt) }
-    }
-
-    /// # Safety
-    ///
-    /// As for [`Self::encrypt`].
-    unsafe extern "C" fn decrypt(req: *mut bindings::skcipher_request) -> c_int {
-        // SAFETY: as guaranteed by the crypto API.
-        unsafe { Self::crypt(req, T::decrypt) }
     }
 }
 
