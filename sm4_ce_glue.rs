@@ -34,7 +34,8 @@ mod sm4;
 
 use core::ffi::{c_uint, CStr};
 use crypto::{
-    cipher, shash,
+    cipher::{self, BlockIo},
+    shash,
     simd::{self, Neon, Simd},
     skcipher::{self, InOut},
     Input,
@@ -252,14 +253,16 @@ impl cipher::Cipher for Sm4CeCipher {
         Ok(())
     }
 
-    fn encrypt(ctx: &sm4::Key, block: &mut sm4::Block, simd: &mut Simd) {
+    fn encrypt(ctx: &sm4::Key, block: &mut BlockIo<'_, sm4::Block>, simd: &mut Simd) {
+        let block = block.in_place();
         let done = simd.neon(|neon| Ce::ecb(neon, &ctx.enc, &mut InOut::in_place(block), 1));
         if done.is_none() {
             ctx.encrypt_block(block);
         }
     }
 
-    fn decrypt(ctx: &sm4::Key, block: &mut sm4::Block, simd: &mut Simd) {
+    fn decrypt(ctx: &sm4::Key, block: &mut BlockIo<'_, sm4::Block>, simd: &mut Simd) {
+        let block = block.in_place();
         let done = simd.neon(|neon| Ce::ecb(neon, &ctx.dec, &mut InOut::in_place(block), 1));
         if done.is_none() {
             ctx.decrypt_block(block);

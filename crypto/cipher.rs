@@ -39,11 +39,50 @@ pub trait Cipher: 'static {
     /// Sets the key, whose length the crypto API has checked; `simd` is the right to use NEON.
     fn set_key(ctx: &mut Self::Context, key: &[u8], simd: &mut Simd) -> Result;
 
-    /// Encrypts one block in place.
-    fn encrypt(ctx: &Self::Context, block: &mut Self::Block, simd: &mut Simd);
+    /// Encrypts one block.
+    fn encrypt(ctx: &Self::Context, block: &mut BlockIo<'_, Self::Block>, simd: &mut Simd);
 
-    /// Decrypts one block in place.
-    fn decrypt(ctx: &Self::Context, block: &mut Self::Block, simd: &mut Simd);
+    /// Decrypts one block.
+    fn decrypt(ctx: &Self::Context, block: &mut BlockIo<'_, Self::Block>, simd: &mut Simd);
+}
+
+/// The block of one cipher call: read from a source, written to a destination, which the
+/// kernel may make the same block.
+///
+/// # Invariants
+///
+/// `src` is readable and `dst` writable for one `B`, ours for `'a`; the same or disjoint.
+pub struct BlockIo<'a, B> {
+    src: *const B,
+    dst: *mut B,
+    _p: PhantomData<&'a mut B>,
+}
+
+impl<B: Block> BlockIo<'_, B> {
+    /// The source block (what the destination holds, once written, if they are the same).
+    pub fn src(&self) -> &B {
+        // SAFETY: readable (invariant); no `&mut` to `dst` lives while `self` is borrowed.
+        unsafe { &*self.src }
+    }
+
+    /// The destination block.
+    pub fn dst(&mut self) -> &mut B {
+        // SAFETY: writable and ours (invariant); no `&` from `src()` lives while this borrow does.
+        unsafe { &mut *self.dst }
+    }
+
+    /// The block to transform in place: the destination, holding the source.
+    pub fn in_place(&mut self) -> &mut B {
+        let (s, d) = (self.src.cast::<u64>(), self.dst.cast::<u64>());
+        if B::SIZE == 16 && !ptr::eq(s, d) && (s as usize | d as usize) % 8 == 0 {
+            // SAFETY: both are valid for 16 bytes (invariant), disjoint and 8-byte aligned.
+            unsafe { (d.write(s.read()), d.add(1).write(s.add(1).read())) };
+        } else if !ptr::eq(s, d) {
+            // SAFETY: both valid for one block (invariant) and, being different, disjoint.
+            unsafe { ptr::copy_nonoverlapping(self.src, self.dst, 1) };
+        }
+        self.dst()
+    }
 }
 
 struct Adapter<T: Cipher>(PhantomData<T>);
@@ -69,8 +108,8 @@ impl<T: Cipher> Adapter<T> {
             cia_min_keysize: T::MIN_KEY_SIZE,
             cia_max_keysize: T::MAX_KEY_SIZE,
             cia_setkey: Some(Self::setkey),
-            cia_encrypt: Some(Self::encrypt),
-            cia_decrypt: Some(Self::decrypt),
+            cia_encrypt: Some(Self::crypt::<true>),
+            cia_decrypt: Some(Self::crypt::<false>),
         };
         alg
     };
@@ -97,48 +136,27 @@ impl<T: Cipher> Adapter<T> {
 
     /// # Safety
     ///
-    /// `src` must be readable and `dst` writable for one block, and `dst` ours while borrowed.
-    unsafe fn block<'a>(dst: *mut u8, src: *const u8) -> &'a mut T::Block {
-        if !ptr::eq(dst.cast_const(), src) {
-            if T::Block::SIZE == 16 && (dst as usize | src as usize) % 8 == 0 {
-                let (s, d) = (src.cast::<u64>(), dst.cast::<u64>());
-                // SAFETY: both are valid for 16 bytes and 8-byte aligned; both reads come first.
-                unsafe {
-                    let (a, b) = (ptr::read(s), ptr::read(s.add(1)));
-                    ptr::write(d, a);
-                    ptr::write(d.add(1), b);
-                }
-            } else {
-                // SAFETY: both are valid for one block; `copy` allows them to overlap.
-                unsafe { ptr::copy(src, dst, T::Block::SIZE) };
-            }
-        }
-        // SAFETY: `T::Block` is a byte array (sealed), so any address is aligned for it.
-        unsafe { &mut *dst.cast::<T::Block>() }
-    }
-
-    /// # Safety
-    ///
     /// Called by the crypto API with a live transform and a block at `src` and at `dst`.
-    unsafe extern "C" fn encrypt(tfm: *mut bindings::crypto_tfm, dst: *mut u8, src: *const u8) {
+    unsafe extern "C" fn crypt<const ENCRYPT: bool>(
+        tfm: *mut bindings::crypto_tfm,
+        dst: *mut u8,
+        src: *const u8,
+    ) {
         // SAFETY: the transform is live and its context initialised; requests only read it.
         let ctx = unsafe { &*ctx::<T::Context>(tfm) };
         // SAFETY: no NEON section is open in a crypto API callback; this is the only `Simd`.
         let mut simd = unsafe { Simd::new(true) };
-        // SAFETY: guaranteed by the caller.
-        T::encrypt(ctx, unsafe { Self::block(dst, src) }, &mut simd);
-    }
-
-    /// # Safety
-    ///
-    /// As for [`Self::encrypt`].
-    unsafe extern "C" fn decrypt(tfm: *mut bindings::crypto_tfm, dst: *mut u8, src: *const u8) {
-        // SAFETY: the transform is live and its context initialised; requests only read it.
-        let ctx = unsafe { &*ctx::<T::Context>(tfm) };
-        // SAFETY: no NEON section is open in a crypto API callback; this is the only `Simd`.
-        let mut simd = unsafe { Simd::new(true) };
-        // SAFETY: guaranteed by the caller.
-        T::decrypt(ctx, unsafe { Self::block(dst, src) }, &mut simd);
+        // INVARIANT: the crypto API passes a readable and a writable block, same or disjoint.
+        let mut io = BlockIo {
+            src: src.cast(),
+            dst: dst.cast(),
+            _p: PhantomData,
+        };
+        if ENCRYPT {
+            T::encrypt(ctx, &mut io, &mut simd)
+        } else {
+            T::decrypt(ctx, &mut io, &mut simd)
+        }
     }
 }
 

@@ -47,6 +47,13 @@ MUTANTS = [
     ("sbox-byte", "sm4/sm4.rs", "0xd6, 0x90, 0xe9, 0xfe,", "0xd6, 0x91, 0xe9, 0xfe,",
      "sm4_generic.*"),
     ("ck-constant", "sm4/sm4.rs", "0x70777e85", "0x70777e86", "sm4_generic.*"),
+    # (A cipher called out of place: reads its destination, or leaves it as it was.)
+    ("cipher-reads-dst", "sm4_generic.rs", "ctx.enc.rounds(block.src())",
+     "ctx.enc.rounds(block.dst())", "sm4_generic.cipher_vs_oracle"),
+    ("cipher-copy-aligned", "crypto/cipher.rs", "d.add(1).write(s.add(1).read())",
+     "d.add(1).write(s.read())", "sm4_ce_cipher.*"),
+    ("cipher-copy-unaligned", "crypto/cipher.rs", "ptr::copy_nonoverlapping(self.src, self.dst, 1)",
+     "ptr::copy_nonoverlapping(self.src, self.dst, 0)", "sm4_ce_cipher.*"),
     ("sm4ekey-schedule", "sm4_ce_core.S", "sm4ekey\tv3.4s, v2.4s, v27.4s",
      "sm4ekey\tv3.4s, v2.4s, v26.4s", "sm4_ce_cipher.*"),
     ("ctr-carry", "sm4_ce_core.S", "adds\tCTR_LO, CTR_LO, #1\n\tadc\tCTR_HI, CTR_HI, xzr",

@@ -158,7 +158,7 @@ fn load_words(b: &Block) -> [u32; 4] {
 
 /// Writes four words to a block, big-endian, as [`load_words`] reads them.
 #[inline(always)]
-fn store_words(b: &mut Block, w: [u32; 4]) {
+pub fn store_words(b: &mut Block, w: [u32; 4]) {
     let p = b.as_mut_ptr();
     if p as usize % 4 == 0 {
         // SAFETY: `p` points to 16 writable bytes (a `Block`, borrowed exclusively) and is
@@ -250,21 +250,62 @@ impl RoundKeys {
     /// Runs the 32 rounds over one block in place (encrypts with an encryption schedule,
     /// decrypts with a reversed one).
     pub fn crypt_block(&self, block: &mut Block) {
-        let zero = touch_sbox();
-        let [mut x0, mut x1, mut x2, mut x3] = load_words(block);
-        // The first lookup's index depends on X1: after the S-box's lines are in.
-        x1 ^= zero;
-        // Four rounds at a time, so that the words rotate through the variables instead of
-        // being moved.
-        for rk in self.0.chunks_exact(4) {
-            x0 ^= t_round(x1 ^ x2 ^ x3 ^ rk[0]);
-            x1 ^= t_round(x2 ^ x3 ^ x0 ^ rk[1]);
-            x2 ^= t_round(x3 ^ x0 ^ x1 ^ rk[2]);
-            x3 ^= t_round(x0 ^ x1 ^ x2 ^ rk[3]);
-        }
-        // The reverse transformation R: the output is (X35, X34, X33, X32).
-        store_words(block, [x3, x2, x1, x0]);
+        let out = self.rounds(block);
+        store_words(block, out);
     }
+
+    /// Runs the 32 rounds over `src` and returns the output block's words, for
+    /// [`store_words`]: a block read from one place and written to another.
+    #[inline(always)]
+    pub fn rounds(&self, src: &Block) -> [u32; 4] {
+        self.rounds_in::<false>(src)
+    }
+
+    /// As [`RoundKeys::rounds`] with the keys in reverse order: decrypts with an encryption
+    /// schedule (whose keys lie within a load pair's reach of the context, where the
+    /// reversed copy's last ones do not).
+    #[inline(always)]
+    pub fn rounds_reversed(&self, src: &Block) -> [u32; 4] {
+        self.rounds_in::<true>(src)
+    }
+
+    #[inline(always)]
+    fn rounds_in<const REVERSED: bool>(&self, src: &Block) -> [u32; 4] {
+        let zero = touch_sbox();
+        let mut x = load_words(src);
+        // The first lookup's index depends on X1: after the S-box's lines are in.
+        x[1] ^= zero;
+        // Unrolled (a loop would spend three instructions a group on its count), four rounds
+        // at a time, so that the words rotate through the variables instead of being moved.
+        four_rounds::<REVERSED>(&mut x, &self.0, 0);
+        four_rounds::<REVERSED>(&mut x, &self.0, 4);
+        four_rounds::<REVERSED>(&mut x, &self.0, 8);
+        four_rounds::<REVERSED>(&mut x, &self.0, 12);
+        four_rounds::<REVERSED>(&mut x, &self.0, 16);
+        four_rounds::<REVERSED>(&mut x, &self.0, 20);
+        four_rounds::<REVERSED>(&mut x, &self.0, 24);
+        four_rounds::<REVERSED>(&mut x, &self.0, 28);
+        // The reverse transformation R: the output is (X35, X34, X33, X32).
+        [x[3], x[2], x[1], x[0]]
+    }
+}
+
+/// Rounds `i` to `i + 3` (`i` a multiple of 4 below 32) of the state `x`, with the keys `rk`
+/// in order or reversed.
+#[inline(always)]
+fn four_rounds<const REVERSED: bool>(x: &mut [u32; 4], rk: &[u32; ROUNDS], i: usize) {
+    let k = |j: usize| {
+        rk[if REVERSED {
+            ROUNDS - 1 - j % ROUNDS
+        } else {
+            j % ROUNDS
+        }]
+    };
+    let [x0, x1, x2, x3] = x;
+    *x0 ^= t_round(*x1 ^ *x2 ^ *x3 ^ k(i));
+    *x1 ^= t_round(*x2 ^ *x3 ^ *x0 ^ k(i + 1));
+    *x2 ^= t_round(*x3 ^ *x0 ^ *x1 ^ k(i + 2));
+    *x3 ^= t_round(*x0 ^ *x1 ^ *x2 ^ k(i + 3));
 }
 
 /// An expanded SM4 key: the encryption and decryption schedules (wiped when dropped).

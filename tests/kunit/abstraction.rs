@@ -22,7 +22,7 @@
 use crate::bindings;
 use crate::crypto::{
     alg::Key,
-    cipher::{self, Cipher},
+    cipher::{self, BlockIo, Cipher},
     edeadlk,
     shash::{self, PlainState, Shash},
     simd::Simd,
@@ -68,12 +68,12 @@ impl Cipher for TestCipher {
         ctx.set(key)
     }
 
-    fn encrypt(ctx: &OracleKey, block: &mut sm4::Block, _: &mut Simd) {
-        ctx.encrypt(block);
+    fn encrypt(ctx: &OracleKey, block: &mut BlockIo<'_, sm4::Block>, _: &mut Simd) {
+        ctx.encrypt(block.in_place());
     }
 
-    fn decrypt(ctx: &OracleKey, block: &mut sm4::Block, _: &mut Simd) {
-        ctx.decrypt(block);
+    fn decrypt(ctx: &OracleKey, block: &mut BlockIo<'_, sm4::Block>, _: &mut Simd) {
+        ctx.decrypt(block.in_place());
     }
 }
 

@@ -19,7 +19,7 @@
 use crate::bindings;
 use crate::crypto::{
     alg::Key,
-    cipher::{self, Cipher},
+    cipher::{self, BlockIo, Cipher},
     simd::Simd,
     skcipher::{self, Request, Skcipher},
     Secret,
@@ -83,12 +83,12 @@ impl Cipher for OracleCipher {
         ctx.set(key)
     }
 
-    fn encrypt(ctx: &OracleKey, block: &mut [u8; 16], _: &mut Simd) {
-        ctx.encrypt(block);
+    fn encrypt(ctx: &OracleKey, block: &mut BlockIo<'_, [u8; 16]>, _: &mut Simd) {
+        ctx.encrypt(block.in_place());
     }
 
-    fn decrypt(ctx: &OracleKey, block: &mut [u8; 16], _: &mut Simd) {
-        ctx.decrypt(block);
+    fn decrypt(ctx: &OracleKey, block: &mut BlockIo<'_, [u8; 16]>, _: &mut Simd) {
+        ctx.decrypt(block.in_place());
     }
 }
 

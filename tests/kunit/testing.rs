@@ -109,23 +109,64 @@ impl CipherTfm {
         self.crypt(block, self.alg().cia_decrypt)
     }
 
-    fn crypt(
-        &self,
-        block: &mut [u8],
-        f: Option<unsafe extern "C" fn(*mut bindings::crypto_tfm, *mut u8, *const u8)>,
-    ) -> Result {
-        let f = f.ok_or(EINVAL)?;
-        // SAFETY: the transform and its algorithm are live.
-        let bs = unsafe { (*(*self.tfm).__crt_alg).cra_blocksize } as usize;
-        if block.len() != bs {
-            return Err(EINVAL);
-        }
+    /// Encrypts `src` into `dst`, a buffer of its own; each must be exactly one cipher block.
+    pub fn encrypt_to(&self, dst: &mut [u8], src: &[u8]) -> Result {
+        outside_section()?;
+        self.crypt_to(dst, src, self.alg().cia_encrypt)
+    }
+
+    /// Decrypts `src` into `dst`, as [`CipherTfm::encrypt_to`].
+    pub fn decrypt_to(&self, dst: &mut [u8], src: &[u8]) -> Result {
+        outside_section()?;
+        self.crypt_to(dst, src, self.alg().cia_decrypt)
+    }
+
+    fn crypt(&self, block: &mut [u8], f: Option<CipherFn>) -> Result {
+        self.check_block(block.len())?;
         let p = block.as_mut_ptr();
         // SAFETY: `p` is one writable block; in-place operation is allowed.
-        unsafe { f(self.tfm, p, p) };
+        unsafe { f.ok_or(EINVAL)?(self.tfm, p, p) };
         Ok(())
     }
+
+    fn crypt_to(&self, dst: &mut [u8], src: &[u8], f: Option<CipherFn>) -> Result {
+        self.check_block(dst.len())?;
+        self.check_block(src.len())?;
+        // SAFETY: one readable and one writable block, disjoint (`dst` is borrowed mutably).
+        unsafe { f.ok_or(EINVAL)?(self.tfm, dst.as_mut_ptr(), src.as_ptr()) };
+        Ok(())
+    }
+
+    fn check_block(&self, len: usize) -> Result {
+        // SAFETY: the transform and its algorithm are live.
+        let bs = unsafe { (*(*self.tfm).__crt_alg).cra_blocksize } as usize;
+        if len == bs {
+            Ok(())
+        } else {
+            Err(EINVAL)
+        }
+    }
 }
+
+/// Whether `t` takes `plain` to `cipher` and back out of place, from a source at byte `j % 8`
+/// of an 8-byte aligned buffer to a destination at byte `3j % 8` of another (eight calls meet
+/// every alignment of each, and both aligned), leaving the source as it was.
+pub fn cipher_out_of_place(t: &CipherTfm, plain: &[u8; 16], cipher: &[u8; 16], j: usize) -> bool {
+    #[repr(C, align(8))]
+    struct Buf([u8; 24]);
+    let (s, d) = (j % 8, 3 * j % 8);
+    let (mut src, mut dst) = (Buf([0; 24]), Buf([0; 24]));
+    let (src, dst) = (&mut src.0[s..s + 16], &mut dst.0[d..d + 16]);
+    src.copy_from_slice(plain);
+    let enc = t.encrypt_to(dst, src).is_ok();
+    let (enc_ok, src_kept) = (dst == cipher, src == plain);
+    src.copy_from_slice(cipher);
+    let dec = t.decrypt_to(dst, src).is_ok();
+    enc && enc_ok && src_kept && dec && dst == plain
+}
+
+/// A cipher's `cia_encrypt` or `cia_decrypt`.
+type CipherFn = unsafe extern "C" fn(*mut bindings::crypto_tfm, *mut u8, *const u8);
 
 impl Drop for CipherTfm {
     fn drop(&mut self) {
