@@ -130,13 +130,13 @@
 	 * the 16 bytes that xor_l_perm undoes.
 	 */
 	.macro	sbox_aese
+	ushr	v15.16b, v12.16b, #4			/* (shifts first: see round1_aese) */
 	and	v14.16b, v12.16b, M0F.16b
-	ushr	v15.16b, v12.16b, #4
 	tbl	v14.16b, {AIN_LO.16b}, v14.16b
 	tbl	v15.16b, {AIN_HI.16b}, v15.16b
 	aese	v14.16b, v15.16b			/* SubBytes(ShiftRows(Ain(x))) */
-	and	v12.16b, v14.16b, M0F.16b
 	ushr	v15.16b, v14.16b, #4
+	and	v12.16b, v14.16b, M0F.16b
 	tbl	v14.16b, {AOUT_LO.16b}, v12.16b
 	tbl	v15.16b, {AOUT_HI.16b}, v15.16b
 	eor	v13.16b, v14.16b, v15.16b		/* Aout(), in ShiftRows' order */
@@ -660,19 +660,24 @@ SYM_FUNC_END(sm4rs_neon_cbc_enc)
 	fmov	d20, x9
 	.endm
 
-	/* \x0 ^= L(S(\x1 ^ \x2 ^ \x3 ^ rk)), every lane alike. */
+	/*
+	 * \x0 ^= L(S(\x1 ^ \x2 ^ \x3 ^ rk)), every lane alike. Each nibble split issues
+	 * its shift first: vector shifts have fewer pipes than logical operations (one of
+	 * two on Neoverse N1 and N2), and the next round's first XOR, ready in the same
+	 * cycle, could otherwise take the shift's pipe and hold the round a cycle.
+	 */
 	.macro	round1_aese, x0, x1, x2, x3
 	ld1r	{ROUNDKEY.4s}, [RKP], #4
 	eor	v12.16b, \x1\().16b, \x2\().16b
 	eor	v12.16b, v12.16b, ROUNDKEY.16b
 	eor	v12.16b, v12.16b, \x3\().16b
-	and	v14.16b, v12.16b, M0F.16b
 	ushr	v15.16b, v12.16b, #4
+	and	v14.16b, v12.16b, M0F.16b
 	tbl	v14.16b, {AIN_LO.16b}, v14.16b
 	tbl	v15.16b, {AIN_HI.16b}, v15.16b
 	aese	v14.16b, v15.16b			/* SubBytes(Ain(x)): ShiftRows a no-op */
-	and	v12.8b, v14.8b, M0F.8b			/* (the low half: B twice) */
 	ushr	v15.8b, v14.8b, #4
+	and	v12.8b, v14.8b, M0F.8b			/* (the low half: B twice) */
 	tbl	v12.8b, {AOUT_LO.16b}, v12.8b
 	tbl	v15.8b, {AOUT_HI.16b}, v15.8b
 	eor	v12.8b, v12.8b, v15.8b			/* B = S(x), in both words */
