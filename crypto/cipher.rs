@@ -51,7 +51,7 @@ pub trait Cipher: 'static {
 ///
 /// # Invariants
 ///
-/// `src` is readable and `dst` writable for one `B`, ours for `'a`; the same or disjoint.
+/// `src` is readable and `dst` writable for one `B`, ours for `'a` (they may overlap).
 pub struct BlockIo<'a, B> {
     src: *const B,
     dst: *mut B,
@@ -59,7 +59,7 @@ pub struct BlockIo<'a, B> {
 }
 
 impl<B: Block> BlockIo<'_, B> {
-    /// The source block (what the destination holds, once written, if they are the same).
+    /// The source block (changed by writes to the destination, if they overlap).
     pub fn src(&self) -> &B {
         // SAFETY: readable (invariant); no `&mut` to `dst` lives while `self` is borrowed.
         unsafe { &*self.src }
@@ -75,11 +75,15 @@ impl<B: Block> BlockIo<'_, B> {
     pub fn in_place(&mut self) -> &mut B {
         let (s, d) = (self.src.cast::<u64>(), self.dst.cast::<u64>());
         if B::SIZE == 16 && !ptr::eq(s, d) && (s as usize | d as usize) % 8 == 0 {
-            // SAFETY: both are valid for 16 bytes (invariant), disjoint and 8-byte aligned.
-            unsafe { (d.write(s.read()), d.add(1).write(s.add(1).read())) };
+            // SAFETY: both are valid for 16 bytes (invariant) and 8-byte aligned; both words
+            // are read before either is written.
+            unsafe {
+                let (a, b) = (s.read(), s.add(1).read());
+                (d.write(a), d.add(1).write(b))
+            };
         } else if !ptr::eq(s, d) {
-            // SAFETY: both valid for one block (invariant) and, being different, disjoint.
-            unsafe { ptr::copy_nonoverlapping(self.src, self.dst, 1) };
+            // SAFETY: both are valid for one block (invariant); `copy` allows an overlap.
+            unsafe { ptr::copy(self.src, self.dst, 1) };
         }
         self.dst()
     }
@@ -146,7 +150,7 @@ impl<T: Cipher> Adapter<T> {
         let ctx = unsafe { &*ctx::<T::Context>(tfm) };
         // SAFETY: no NEON section is open in a crypto API callback; this is the only `Simd`.
         let mut simd = unsafe { Simd::new(true) };
-        // INVARIANT: the crypto API passes a readable and a writable block, same or disjoint.
+        // INVARIANT: the crypto API passes a readable and a writable block.
         let mut io = BlockIo {
             src: src.cast(),
             dst: dst.cast(),
