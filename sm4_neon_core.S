@@ -68,6 +68,14 @@
 	PR16	.req	v24	/* ... by 16 */
 	PR24	.req	v25	/* ... by 24 */
 
+	/* \d0-\d3 ^= \s0-\s3: the four words of a block, each in a register. */
+	.macro	eor4, d0, d1, d2, d3, s0, s1, s2, s3
+	eor	\d0\().16b, \d0\().16b, \s0\().16b
+	eor	\d1\().16b, \d1\().16b, \s1\().16b
+	eor	\d2\().16b, \d2\().16b, \s2\().16b
+	eor	\d3\().16b, \d3\().16b, \s3\().16b
+	.endm
+
 	/*
 	 * \x0 ^= L(\b) = \b ^ rol(\b, 24) ^ rol(\b ^ rol(\b, 8) ^ rol(\b, 16), 2) on each
 	 * 32-bit lane; \b is kept, \t0 and \t1 are scratch.
@@ -614,10 +622,7 @@ SYM_FUNC_START(sm4rs_neon_cbc_enc)
 	rev32	v13.16b, v13.16b
 	rev32	v14.16b, v14.16b
 	rev32	v15.16b, v15.16b
-	eor	v12.16b, v12.16b, v3.16b		/* P ^ C[i-1], in SM4's words */
-	eor	v13.16b, v13.16b, v2.16b
-	eor	v14.16b, v14.16b, v1.16b
-	eor	v15.16b, v15.16b, v0.16b
+	eor4	v12, v13, v14, v15, v3, v2, v1, v0	/* P ^ C[i-1], in SM4's words */
 	mov	v0.16b, v12.16b
 	mov	v1.16b, v13.16b
 	mov	v2.16b, v14.16b
@@ -712,10 +717,7 @@ SYM_FUNC_START(sm4rs_neon_crypt1_aese)
 	ld4r	{v0.4s-v3.4s}, [SRC]			/* each word in every lane */
 	cbz	PRE, .Lcrypt1_pre_done
 	ld4r	{v12.4s-v15.4s}, [PRE]
-	eor	v0.16b, v0.16b, v12.16b
-	eor	v1.16b, v1.16b, v13.16b
-	eor	v2.16b, v2.16b, v14.16b
-	eor	v3.16b, v3.16b, v15.16b
+	eor4	v0, v1, v2, v3, v12, v13, v14, v15
 .Lcrypt1_pre_done:
 	rev32	v0.16b, v0.16b
 	rev32	v1.16b, v1.16b
@@ -728,10 +730,7 @@ SYM_FUNC_START(sm4rs_neon_crypt1_aese)
 	rev32	v15.16b, v0.16b
 	cbz	POST, .Lcrypt1_post_done
 	ld4r	{v0.4s-v3.4s}, [POST]
-	eor	v12.16b, v12.16b, v0.16b
-	eor	v13.16b, v13.16b, v1.16b
-	eor	v14.16b, v14.16b, v2.16b
-	eor	v15.16b, v15.16b, v3.16b
+	eor4	v12, v13, v14, v15, v0, v1, v2, v3
 .Lcrypt1_post_done:
 	st4	{v12.s-v15.s}[0], [DST]
 	restore_v8_v15
@@ -760,10 +759,7 @@ SYM_FUNC_START(sm4rs_neon_cbc_enc_aese)
 	rev32	v13.16b, v13.16b
 	rev32	v14.16b, v14.16b
 	rev32	v15.16b, v15.16b
-	eor	v12.16b, v12.16b, v3.16b		/* P ^ C[i-1], in SM4's words */
-	eor	v13.16b, v13.16b, v2.16b
-	eor	v14.16b, v14.16b, v1.16b
-	eor	v15.16b, v15.16b, v0.16b
+	eor4	v12, v13, v14, v15, v3, v2, v1, v0	/* P ^ C[i-1], in SM4's words */
 	mov	v0.16b, v12.16b
 	mov	v1.16b, v13.16b
 	mov	v2.16b, v14.16b
@@ -806,10 +802,7 @@ SYM_FUNC_START(sm4rs_neon_cfb_enc_aese)
 	rev32	v14.16b, v1.16b
 	rev32	v15.16b, v0.16b
 	ld4r	{v0.4s-v3.4s}, [SRC], #16		/* P */
-	eor	v12.16b, v12.16b, v0.16b
-	eor	v13.16b, v13.16b, v1.16b
-	eor	v14.16b, v14.16b, v2.16b
-	eor	v15.16b, v15.16b, v3.16b
+	eor4	v12, v13, v14, v15, v0, v1, v2, v3
 	st4	{v12.s-v15.s}[0], [DST], #16
 	rev32	v0.16b, v12.16b				/* C, the next block to encrypt */
 	rev32	v1.16b, v13.16b
@@ -849,10 +842,7 @@ SYM_FUNC_START(sm4rs_neon_cfb_enc)
 	rev32	v14.16b, v1.16b
 	rev32	v15.16b, v0.16b
 	ld4	{v0.s-v3.s}[0], [SRC], #16		/* P */
-	eor	v12.16b, v12.16b, v0.16b
-	eor	v13.16b, v13.16b, v1.16b
-	eor	v14.16b, v14.16b, v2.16b
-	eor	v15.16b, v15.16b, v3.16b
+	eor4	v12, v13, v14, v15, v0, v1, v2, v3
 	st4	{v12.s-v15.s}[0], [DST], #16
 	rev32	v0.16b, v12.16b				/* C, the next block to encrypt */
 	rev32	v1.16b, v13.16b
@@ -913,10 +903,7 @@ SYM_FUNC_START(sm4rs_neon_expand_key)
 	rev32	v13.16b, v13.16b
 	rev32	v14.16b, v14.16b
 	rev32	v15.16b, v15.16b
-	eor	v0.16b, v0.16b, v12.16b			/* K[0..3] = MK ^ FK */
-	eor	v1.16b, v1.16b, v13.16b
-	eor	v2.16b, v2.16b, v14.16b
-	eor	v3.16b, v3.16b, v15.16b
+	eor4	v0, v1, v2, v3, v12, v13, v14, v15	/* K[0..3] = MK ^ FK */
 	mov	SBOX, x3				/* (after FK, which was in x4) */
 	load_consts_serial
 	add	x2, x2, #124				/* dec[31], stepping back */

@@ -129,16 +129,16 @@ MUTANTS = [
      "", "sm4_neon_variants.*"),
     # (The serial routines: each form, run by the variant that picks it.)
     ("neon-serial-chain", "sm4_neon_core.S",
-     "\teor\tv15.16b, v15.16b, v0.16b\n\tmov\tv0.16b, v12.16b\n\tmov\tv1.16b, v13.16b\n"
-     "\tmov\tv2.16b, v14.16b\n\tmov\tv3.16b, v15.16b\n\trounds32_1blk",
-     "\teor\tv15.16b, v15.16b, v1.16b\n\tmov\tv0.16b, v12.16b\n\tmov\tv1.16b, v13.16b\n"
-     "\tmov\tv2.16b, v14.16b\n\tmov\tv3.16b, v15.16b\n\trounds32_1blk",
+     "v3, v2, v1, v0\t/* P ^ C[i-1], in SM4's words */\n\tmov\tv0.16b, v12.16b\n"
+     "\tmov\tv1.16b, v13.16b\n\tmov\tv2.16b, v14.16b\n\tmov\tv3.16b, v15.16b\n\trounds32_1blk",
+     "v3, v2, v1, v1\t/* P ^ C[i-1], in SM4's words */\n\tmov\tv0.16b, v12.16b\n"
+     "\tmov\tv1.16b, v13.16b\n\tmov\tv2.16b, v14.16b\n\tmov\tv3.16b, v15.16b\n\trounds32_1blk",
      "sm4_neon_variants.tbx_vs_oracle"),
     ("neon-serial-aese-l", "sm4_neon_core.S", "movk\tw9, #0x0104, lsl #16",
      "movk\tw9, #0x0106, lsl #16", "sm4_neon_variants.aese_vs_oracle"),
     ("neon-crypt1-pre", "sm4_neon_core.S",
-     "\tld4r\t{v12.4s-v15.4s}, [PRE]\n\teor\tv0.16b, v0.16b, v12.16b\n",
-     "\tld4r\t{v12.4s-v15.4s}, [PRE]\n\teor\tv0.16b, v0.16b, v13.16b\n",
+     "\tld4r\t{v12.4s-v15.4s}, [PRE]\n\teor4\tv0, v1, v2, v3, v12, v13, v14, v15\n",
+     "\tld4r\t{v12.4s-v15.4s}, [PRE]\n\teor4\tv0, v1, v2, v3, v13, v13, v14, v15\n",
      "sm4_neon_variants.aese_vs_oracle"),
     ("neon-forced-ignored", "sm4_neon_glue.rs",
      "Some(&v) if v != Variant::Aese || aese_usable() => v,",
