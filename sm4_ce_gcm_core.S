@@ -19,7 +19,10 @@
  *
  * Counter blocks are built in SM4E lane order: the loaded counter block after rev32 has its
  * big-endian words in lanes 0-3, so lane 3 is GCM's 32-bit counter as an integer, which a
- * general register increments (inc32: modulo 2^32) and `mov` puts in place.
+ * general register increments (inc32: modulo 2^32) and `mov` puts in place; in the
+ * four-block loops the second to fourth blocks are the first plus INC, a 32-bit lane add
+ * (modulo 2^32 too): one vector instruction a block in place of two (a `mov` of the
+ * counter block and the counter's insertion).
  *
  * A request's text goes through one routine per direction (sm4rs_ce_gcm_enc, _dec), a call
  * per step of the walk: the first step also makes E(J0) and hashes associated data in one
@@ -30,8 +33,9 @@
  * Registers (AAPCS64): x0-x7 arguments, x9-x14 scratch (x15-x17 for partial blocks);
  * v0-v3 counter blocks/keystream, v4-v7 data, v8-v11 H^1-H^4 and v12-v13 their Karatsuba
  * halves (v8-v15 low halves are callee-saved: spilled), v14 the counter block, v15 zero,
- * v16-v18 the product sums (lo, mid, hi), v19-v20 scratch, v21 the hash X, v22 the
- * reduction constant, v23 the byte reversal, v24-v31 the round keys.
+ * v16-v18 the product sums (lo, mid, hi; mid scratch late in a reduction), v19 scratch,
+ * v20 INC (1 in lane 3), v21 the hash X, v22 the reduction constant, v23 the byte
+ * reversal, v24-v31 the round keys.
  */
 
 #include <linux/linkage.h>
@@ -66,7 +70,7 @@
 	MID	.req	v17
 	HI	.req	v18
 	T0	.req	v19
-	T1	.req	v20
+	INC	.req	v20	/* 1 in lane 3: a counter's increment */
 	X	.req	v21	/* the hash, bit-reflected */
 	GPOLY	.req	v22	/* 0x87 in both halves */
 	BSWAP	.req	v23	/* tbl index reversing 16 bytes: SM4E state -> output bytes */
@@ -104,9 +108,9 @@
 	.macro	karatsuba_key, out, ha, hb
 	ext	T0.16b, \ha\().16b, \ha\().16b, #8
 	eor	T0.16b, T0.16b, \ha\().16b
-	ext	T1.16b, \hb\().16b, \hb\().16b, #8
-	eor	T1.16b, T1.16b, \hb\().16b
-	zip1	\out\().2d, T0.2d, T1.2d
+	ext	\out\().16b, \hb\().16b, \hb\().16b, #8
+	eor	\out\().16b, \out\().16b, \hb\().16b
+	zip1	\out\().2d, T0.2d, \out\().2d
 	.endm
 
 	/* The constants of the hash: GPOLY, ZERO. */
@@ -140,16 +144,16 @@
 	pmull	MID.1q, T0.1d, \k\().1d
 	.endif
 	.else
-	pmull	T1.1q, \a\().1d, \h\().1d
-	eor	LO.16b, LO.16b, T1.16b
-	pmull2	T1.1q, \a\().2d, \h\().2d
-	eor	HI.16b, HI.16b, T1.16b
 	.if	\lane
-	pmull2	T1.1q, T0.2d, \k\().2d
+	pmull2	T0.1q, T0.2d, \k\().2d
 	.else
-	pmull	T1.1q, T0.1d, \k\().1d
+	pmull	T0.1q, T0.1d, \k\().1d
 	.endif
-	eor	MID.16b, MID.16b, T1.16b
+	eor	MID.16b, MID.16b, T0.16b
+	pmull	T0.1q, \a\().1d, \h\().1d
+	eor	LO.16b, LO.16b, T0.16b
+	pmull2	T0.1q, \a\().2d, \h\().2d
+	eor	HI.16b, HI.16b, T0.16b
 	.endif
 	.endm
 
@@ -162,10 +166,10 @@
 	ext	T0.16b, MID.16b, ZERO.16b, #8
 	eor	HI.16b, HI.16b, T0.16b		/* HI: bits 128-255 */
 	pmull2	T0.1q, HI.2d, GPOLY.2d		/* bits 192-255: x^192 = 0x87 x^64 */
-	ext	T1.16b, ZERO.16b, T0.16b, #8
-	eor	LO.16b, LO.16b, T1.16b
-	ext	T1.16b, T0.16b, ZERO.16b, #8
-	eor	HI.16b, HI.16b, T1.16b
+	ext	MID.16b, ZERO.16b, T0.16b, #8	/* MID: scratch from here */
+	eor	LO.16b, LO.16b, MID.16b
+	ext	MID.16b, T0.16b, ZERO.16b, #8
+	eor	HI.16b, HI.16b, MID.16b
 	pmull	T0.1q, HI.1d, GPOLY.1d		/* bits 128-191: x^128 = 0x87 */
 	eor	X.16b, LO.16b, T0.16b
 	.endm
@@ -356,9 +360,10 @@ SYM_FUNC_END(sm4rs_ce_ghash)
 
 	.macro	next_ctr4
 	next_ctr v0
-	next_ctr v1
-	next_ctr v2
-	next_ctr v3
+	add	v1.4s, v0.4s, INC.4s
+	add	v2.4s, v1.4s, INC.4s
+	add	v3.4s, v2.4s, INC.4s
+	add	COUNT, COUNT, #3
 	.endm
 
 	/*
@@ -450,6 +455,9 @@ SYM_FUNC_END(sm4rs_ce_ghash)
 	load_round_keys
 	ghash_setup x11
 	load_perm BSWAP, .Lgcm_bswap128
+	movi	INC.2d, #0
+	mov	w9, #1
+	mov	INC.s[3], w9
 	add	x9, ST, #16
 	ld1	{X.16b}, [x9]
 	rbit	X.16b, X.16b
