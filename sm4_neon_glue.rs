@@ -39,6 +39,7 @@ mod modes;
 mod sm4;
 
 use core::ffi::{c_uint, CStr};
+use core::mem::MaybeUninit;
 use core::sync::atomic::{AtomicU64, Ordering};
 use crypto::{
     simd::{self, Neon, Simd},
@@ -346,41 +347,48 @@ const BATCH: usize = 8;
 const GROUP: usize = 4 * BATCH;
 
 /// Up to `N` blocks on the stack, 16-byte aligned so that whole-block operations are word
-/// operations (each `u128` holds a block's bytes in memory order); the first `used` wiped
-/// when it goes out of scope.
+/// operations (each `u128` holds a block's bytes in memory order); zeroed as far as they are
+/// used (a short request does not pay for zeroing them all), and that part wiped when it goes
+/// out of scope.
 ///
 /// # Invariants
 ///
-/// `used <= N`, and no block from `used` on was written since it was made.
+/// `used <= N`, and the first `used` words are initialised.
 #[repr(C, align(16))]
 struct Blocks<const N: usize> {
-    words: [u128; N],
+    words: [MaybeUninit<u128>; N],
     used: usize,
 }
 
 impl<const N: usize> Blocks<N> {
-    /// All zeros.
-    const fn zeroed() -> Self {
+    /// None used.
+    const fn new() -> Self {
         // INVARIANT: none used.
         Self {
-            words: [0; N],
+            words: [const { MaybeUninit::uninit() }; N],
             used: 0,
         }
     }
 
-    /// The blocks, of which the first `n` may be written.
+    /// The first `n` blocks (at most `N`), those not used before zeroed.
     fn first(&mut self, n: usize) -> &mut [u128] {
-        // INVARIANT: what is written from here on is within the first `used`.
-        self.used = self.used.max(n.min(N));
-        &mut self.words[..self.used]
+        let n = n.min(N);
+        while self.used < n {
+            self.words[self.used].write(0);
+            // INVARIANT: the word was just initialised.
+            self.used += 1;
+        }
+        // SAFETY: the first `used >= n` words are initialised (invariant), and a
+        // `MaybeUninit<u128>` has the layout of a `u128`.
+        unsafe { &mut *(core::ptr::from_mut(&mut self.words[..n]) as *mut [u128]) }
     }
 }
 
 impl<const N: usize> Drop for Blocks<N> {
     fn drop(&mut self) {
-        let len = self.used * core::mem::size_of::<u128>();
-        // SAFETY: the first `used <= N` words' `len` bytes, exclusively borrowed; any bytes
-        // are valid `u128`s.
+        let len = self.used.min(N) * core::mem::size_of::<u128>();
+        // SAFETY: the first `used <= N` words' `len` bytes, exclusively borrowed and
+        // initialised (invariant).
         unsafe { wipe_raw(self.words.as_mut_ptr().cast(), len) };
     }
 }
@@ -391,10 +399,12 @@ impl<const N: usize> Drop for Blocks<N> {
 /// the address, not on the data.
 #[inline(always)]
 fn load(b: &Iv) -> u128 {
-    let p = b.as_ptr().cast::<[u64; 2]>();
-    if p as usize % core::mem::align_of::<[u64; 2]>() == 0 {
-        // SAFETY: `b` is 16 readable bytes, here aligned for `[u64; 2]`.
-        let w = unsafe { p.read() };
+    let p = b.as_ptr().cast::<u64>();
+    if p as usize % core::mem::align_of::<u64>() == 0 {
+        // Two loads of a word each: as one load of the block, LLVM would merge this path
+        // with the other into the byte loads both can take.
+        // SAFETY: `b` is 16 readable bytes, here aligned for two `u64`s.
+        let w = unsafe { [p.read(), p.add(1).read()] };
         // SAFETY: the same 16 bytes as a `u128`, any bits of which are valid.
         unsafe { core::mem::transmute::<[u64; 2], u128>(w) }
     } else {
@@ -516,7 +526,7 @@ fn groups<const N: usize>(
     nblocks: usize,
     mut f: impl FnMut(&mut InOut<'_>, usize, &mut [u128]),
 ) {
-    let mut buf = Blocks::<N>::zeroed();
+    let mut buf = Blocks::<N>::new();
     let mut done = 0;
     while done < nblocks {
         let k = (nblocks - done).min(N - 1);

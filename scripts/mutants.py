@@ -119,6 +119,10 @@ MUTANTS = [
      "sm4_neon*"),
     # (IVs, counters and tweaks a word at a time where aligned, a byte at a time elsewhere:
     # each branch's store dropped.)
+    ("neon-iv-load-aligned", "sm4_neon_glue.rs", "[p.read(), p.add(1).read()]",
+     "[p.add(1).read(), p.read()]", "sm4_neon.modes_vs_oracle"),
+    ("neon-iv-load-unaligned", "sm4_neon_glue.rs", "        u128::from_ne_bytes(*b)\n",
+     "        u128::from_ne_bytes(*b).swap_bytes()\n", "sm4_neon.modes_vs_oracle"),
     ("neon-iv-store-aligned", "sm4_neon_glue.rs", "        unsafe { p.write(w) };",
      "        let _ = w;", "sm4_neon.modes_vs_oracle"),
     ("neon-iv-store-unaligned", "sm4_neon_glue.rs", "        *b = w.to_ne_bytes();",
