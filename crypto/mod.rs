@@ -280,13 +280,18 @@ impl<const N: usize> Drop for Secret<N> {
 pub fn wipe(bytes: &mut [u8]) {
     // SAFETY: any bytes are a valid `u64`, and `align_to_mut` gives the aligned middle.
     let (head, words, tail) = unsafe { bytes.align_to_mut::<u64>() };
-    for b in head.iter_mut().chain(tail.iter_mut()) {
-        // SAFETY: `b` is a valid, exclusive reference.
-        unsafe { core::ptr::write_volatile(b, 0) };
-    }
     for w in words.iter_mut() {
         // SAFETY: `w` is a valid, exclusive, aligned reference.
         unsafe { core::ptr::write_volatile(w, 0) };
+    }
+    // (A loop each, not one over their chain, which compiles to a longer loop.)
+    for b in head.iter_mut() {
+        // SAFETY: `b` is a valid, exclusive reference.
+        unsafe { core::ptr::write_volatile(b, 0) };
+    }
+    for b in tail.iter_mut() {
+        // SAFETY: `b` is a valid, exclusive reference.
+        unsafe { core::ptr::write_volatile(b, 0) };
     }
     core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
 }

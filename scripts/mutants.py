@@ -243,6 +243,13 @@ MUTANTS = [
      "\tsub\tNBLK, NBLK, #1\n\tcbz", "sm4_ce_ccm.*"),
     ("ccm-long-ad-prefix", "sm4_ce_ccm_glue.rs", "copy_from_slice(&[0xff, 0xfe]);",
      "copy_from_slice(&[0xff, 0xff]);", "sm4_ce_ccm.*"),
+    # (wipe's three loops: the aligned words, the bytes before them and after them.)
+    ("wipe-words", "crypto/mod.rs", "    for w in words.iter_mut() {",
+     "    for w in words.iter_mut().skip(1) {", "sm4_abstraction.wipe_zeroes_every_byte"),
+    ("wipe-head", "crypto/mod.rs", "    for b in head.iter_mut() {",
+     "    for b in head.iter_mut().skip(1) {", "sm4_abstraction.wipe_zeroes_every_byte"),
+    ("wipe-tail", "crypto/mod.rs", "    for b in tail.iter_mut() {",
+     "    for b in tail.iter_mut().skip(1) {", "sm4_abstraction.wipe_zeroes_every_byte"),
     ("aead-feed-partial", "sm4/aead_mode.rs",
      "            if self.fill < BLOCK_SIZE {\n                return;\n            }\n", "",
      "sm4_ce_gcm.*"),

@@ -14,6 +14,7 @@
 //!   test algorithm runs requests of another test algorithm and of the drivers under test,
 //!   which must be refused (`EDEADLK`, the cipher falls back) without touching the outer
 //!   section's registers.
+//! - `wipe` zeroes every byte it is given, at every alignment, and nothing else.
 //!
 //! The kernel warnings these cases provoke are announced on the console between
 //! `SM4RS-EXPECT-WARN-BEGIN <at most> <function> <why>` and `SM4RS-EXPECT-WARN-END`: the test
@@ -779,6 +780,24 @@ fn c_driver_in_section_refused() -> TestResult {
     Ok(())
 }
 
+/// `crypto::wipe` zeroes exactly the bytes it is given: every start from 0 to 8 bytes past a
+/// word and every length from 0 to 40 (an unaligned head, whole words, a tail).
+fn wipe_zeroes_every_byte() -> TestResult {
+    for from in 0..9 {
+        for len in 0..41 {
+            let mut words = [0xa5a5_a5a5_a5a5_a5a5u64; 8];
+            // SAFETY: the 64 bytes of `words`, any values of which are valid `u8`s.
+            let bytes = unsafe { core::slice::from_raw_parts_mut(words.as_mut_ptr().cast(), 64) };
+            crate::crypto::wipe(&mut bytes[from..from + len]);
+            for (i, b) in bytes.iter().enumerate() {
+                let wiped = (from..from + len).contains(&i);
+                check_eq!(*b, if wiped { 0 } else { 0xa5 });
+            }
+        }
+    }
+    Ok(())
+}
+
 suite!(
     sm4_abstraction,
     [
@@ -787,6 +806,7 @@ suite!(
         null_key_refused,
         requests_in_hard_irq,
         nested_sections_refused,
-        c_driver_in_section_refused
+        c_driver_in_section_refused,
+        wipe_zeroes_every_byte
     ]
 );
