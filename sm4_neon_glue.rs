@@ -373,10 +373,13 @@ impl<const N: usize> Blocks<N> {
     /// The first `n` blocks (at most `N`), those not used before zeroed.
     fn first(&mut self, n: usize) -> &mut [u128] {
         let n = n.min(N);
-        while self.used < n {
-            self.words[self.used].write(0);
-            // INVARIANT: the word was just initialised.
-            self.used += 1;
+        if self.used < n {
+            let (from, count) = (self.used, n - self.used);
+            // SAFETY: words `used` to `n` (at most `N`) of the array, any bits of which are a
+            // valid `MaybeUninit`.
+            unsafe { self.words.as_mut_ptr().add(from).write_bytes(0, count) };
+            // INVARIANT: the words from `used` to `n` were just zeroed.
+            self.used = n;
         }
         // SAFETY: the first `used >= n` words are initialised (invariant), and a
         // `MaybeUninit<u128>` has the layout of a `u128`.
