@@ -26,8 +26,9 @@
  * rol-8/rol-24 byte permutations (in the interleaved tbx round v10-v15 are the two groups'
  * scratch instead), v16-v31 the S-box. aese variant: v9 0x0f, v16-v19 the nibble tables of
  * the two affine maps, v22-v25 the byte permutations. Serial routines: as tbx, and v4/v5
- * the constants 128 and 192 (with AESE: as aese, and v20 L's polynomial); the key
- * schedule: x1/x2 the output pointers (x2 stepping back by x9 = -4), x5 the CK pointer.
+ * the constants 128 and 192 (with AESE: v9 and v16-v19 as aese, v20 L's polynomial,
+ * v21-v23 round1_aese's); the key schedule: x1/x2 the output pointers (x2 stepping back
+ * by x9 = -4), x5 the CK pointer.
  */
 
 #include <linux/export.h>
@@ -649,12 +650,25 @@ SYM_FUNC_END(sm4rs_neon_cbc_enc)
 	 * four registers. L is one carry-less multiplication: with B in both words of a
 	 * 64-bit lane, (B + B * x^32) * P for P = 1 + x^2 + x^10 + x^18 + x^24 has L(B), the
 	 * product of B and P modulo x^32 + 1, in its second word; `dup` spreads it to the four
-	 * lanes. The chain of a round: three XORs, the two affine maps around AESE (`and`/
-	 * `ushr` and `tbl` each), PMULL, `dup`, the final XOR. v0-v3: the state; v8 the
-	 * round key; v9 0x0f; v16-v19 the affine maps (as sbox_aese); v20 P; v12, v14, v15
-	 * scratch.
+	 * lanes.
+	 *
+	 * The chain from one round to the next is kept short. A round's S-box input is
+	 * p ^ l: p the XOR of its round key and three words as they stood before the last
+	 * round wrote one of them (ready early), l that round's L. Ain is affine, so
+	 * Ain(p ^ l) = Ain(p) ^ Mi(l), Mi its linear part (Ain's tables less the constant,
+	 * which is in the low one): Ain(p) is made off the chain, Mi(l) from the last
+	 * round's product before its `dup`, and AESE's own XOR joins the two. The chain of a
+	 * round: AESE, Aout (`and`/`ushr`, `tbl`, `eor`), PMULL, Mi (the same three), `dup`;
+	 * the word the last round wrote gets its l in this round, off the chain.
+	 *
+	 * v0-v3: the state (the last written word without its l); v8 the round key; v9 0x0f;
+	 * v16-v19 the affine maps (as sbox_aese); v20 P; v21 l in every lane; v22 Mi(l) in
+	 * every lane; v23 Mi's low-nibble table; v12-v15 scratch.
 	 */
 	LPOLY	.req	v20
+	LPEND	.req	v21	/* l: the L of the last round, not yet in its word */
+	MIPEND	.req	v22	/* Mi(l) */
+	MI_LO	.req	v23	/* Mi, low nibble (the high nibble's is AIN_HI) */
 
 	.macro	load_consts_serial_aese
 	adr_l	x9, .Laese_maps
@@ -663,43 +677,56 @@ SYM_FUNC_END(sm4rs_neon_cbc_enc)
 	mov	w9, #0x0405
 	movk	w9, #0x0104, lsl #16			/* x^24 + x^18 + x^10 + x^2 + 1 */
 	fmov	d20, x9
+	dup	MI_LO.16b, AIN_LO.b[0]			/* Ain's constant: Ain(0) */
+	eor	MI_LO.16b, MI_LO.16b, AIN_LO.16b
 	.endm
 
 	/*
-	 * \x0 ^= L(S(\x1 ^ \x2 ^ \x3 ^ rk)), every lane alike. Each nibble split issues
-	 * its shift first: vector shifts have fewer pipes than logical operations (one of
-	 * two on Neoverse N1 and N2), and the next round's first XOR, ready in the same
-	 * cycle, could otherwise take the shift's pipe and hold the round a cycle.
+	 * \x0 ^= L(S(\x1 ^ \x2 ^ \x3 ^ rk)), every lane alike, where \x3 (written by the last
+	 * round) still lacks LPEND. Each nibble split issues its shift first: vector shifts
+	 * have fewer pipes than logical operations (one of two on Neoverse N1 and N2), and
+	 * an XOR ready in the same cycle could otherwise take the shift's pipe and hold the
+	 * round a cycle.
 	 */
 	.macro	round1_aese, x0, x1, x2, x3
 	ld1r	{ROUNDKEY.4s}, [RKP], #4
 	eor	v12.16b, \x1\().16b, \x2\().16b
 	eor	v12.16b, v12.16b, ROUNDKEY.16b
-	eor	v12.16b, v12.16b, \x3\().16b
+	eor	v12.16b, v12.16b, \x3\().16b		/* p */
+	eor	\x3\().16b, \x3\().16b, LPEND.16b		/* \x3 complete */
 	ushr	v15.16b, v12.16b, #4
 	and	v14.16b, v12.16b, M0F.16b
 	tbl	v14.16b, {AIN_LO.16b}, v14.16b
 	tbl	v15.16b, {AIN_HI.16b}, v15.16b
-	aese	v14.16b, v15.16b			/* SubBytes(Ain(x)): ShiftRows a no-op */
+	eor	v14.16b, v14.16b, v15.16b		/* Ain(p) */
+	aese	v14.16b, MIPEND.16b			/* SubBytes(Ain(p ^ l)): ShiftRows a no-op */
 	ushr	v15.8b, v14.8b, #4
 	and	v12.8b, v14.8b, M0F.8b			/* (the low half: B twice) */
 	tbl	v12.8b, {AOUT_LO.16b}, v12.8b
 	tbl	v15.8b, {AOUT_HI.16b}, v15.8b
-	eor	v12.8b, v12.8b, v15.8b			/* B = S(x), in both words */
+	eor	v12.8b, v12.8b, v15.8b			/* B = S(p ^ l), in both words */
 	pmull	v12.1q, v12.1d, LPOLY.1d		/* L(B) in word 1 */
-	dup	v12.4s, v12.s[1]
-	eor	\x0\().16b, \x0\().16b, v12.16b
+	ushr	v15.8b, v12.8b, #4
+	and	v13.8b, v12.8b, M0F.8b
+	tbl	v13.8b, {MI_LO.16b}, v13.8b
+	tbl	v15.8b, {AIN_HI.16b}, v15.8b
+	eor	v13.8b, v13.8b, v15.8b			/* Mi(L(B)) in word 1 */
+	dup	MIPEND.4s, v13.s[1]
+	dup	LPEND.4s, v12.s[1]			/* \x0's l, added next round */
 	.endm
 
 	/* 32 rounds of the block in v0-v3 (each word in every lane), keys at RK. */
 	.macro	rounds32_aese
 	mov	RKP, RK
+	movi	LPEND.16b, #0
+	movi	MIPEND.16b, #0
 	.rept	8
 	round1_aese v0, v1, v2, v3
 	round1_aese v1, v2, v3, v0
 	round1_aese v2, v3, v0, v1
 	round1_aese v3, v0, v1, v2
 	.endr
+	eor	v3.16b, v3.16b, LPEND.16b		/* the last round's l */
 	.endm
 
 /*
