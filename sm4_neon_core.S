@@ -699,7 +699,7 @@ SYM_FUNC_END(sm4rs_neon_cbc_enc)
 	tbl	v14.16b, {AIN_LO.16b}, v14.16b
 	tbl	v15.16b, {AIN_HI.16b}, v15.16b
 	eor	v14.16b, v14.16b, v15.16b		/* Ain(p) */
-	aese	v14.16b, MIPEND.16b			/* SubBytes(Ain(p ^ l)): ShiftRows a no-op */
+	aese	v14.16b, MIPEND.16b			/* SubBytes(Ain(p ^ l)), ShiftRows idle */
 	ushr	v15.8b, v14.8b, #4
 	and	v12.8b, v14.8b, M0F.8b			/* (the low half: B twice) */
 	tbl	v12.8b, {AOUT_LO.16b}, v12.8b
