@@ -25,7 +25,7 @@ mod aead_mode;
 #[allow(dead_code, unreachable_pub)]
 mod sm4;
 
-use aead_mode::{Feed, StepArgs, AD_WITH_TEXT_MAX, FIRST, LAST};
+use aead_mode::{StepArgs, AD_WITH_TEXT_MAX, FIRST, LAST};
 use core::ffi::{c_uint, CStr};
 use crypto::{
     aead::{self, Aead, Request, MAX_TAG},
@@ -80,6 +80,9 @@ mod asm {
 
 /// A block.
 type Block = [u8; BLOCK_SIZE];
+
+/// A block of zeros: `sm4rs_ce_ccm_mac` on it encrypts the MAC.
+static ZERO_BLOCK: Block = [0; BLOCK_SIZE];
 
 /// The kernel's CCM IV: L - 1, the nonce, and room for the counter.
 const IV_SIZE: usize = 16;
@@ -141,6 +144,9 @@ struct Ccm<'a> {
     decrypt: bool,
     /// [`FIRST`] until the first step, [`LAST`] after the last.
     flags: c_uint,
+    /// The bytes of associated data XORed into the MAC's block and not yet encrypted (less
+    /// than a block).
+    fill: usize,
 }
 
 impl<'a> Ccm<'a> {
@@ -155,22 +161,23 @@ impl<'a> Ccm<'a> {
             },
             decrypt,
             flags: FIRST,
+            fill: 0,
         }
     }
 
-    /// The feed of associated data of `ad_len` bytes (more than none), which starts with
-    /// their encoded length (RFC 3610 2.2).
-    fn ad_feed(ad_len: usize) -> Feed {
+    /// MACs the encoded length of associated data of `ad_len` bytes (more than none; RFC
+    /// 3610 2.2), which comes before them (after the first step).
+    fn ad_len(&mut self, neon: &Neon, ad_len: usize) {
         let mut prefix = [0u8; 6];
-        let prefix: &[u8] = if ad_len < 0xff00 {
+        let n = if ad_len < 0xff00 {
             prefix[..2].copy_from_slice(&(ad_len as u16).to_be_bytes());
-            &prefix[..2]
+            2
         } else {
             prefix[..2].copy_from_slice(&[0xff, 0xfe]);
             prefix[2..].copy_from_slice(&(ad_len as u32).to_be_bytes());
-            &prefix[..]
+            6
         };
-        Feed::new(prefix)
+        self.ad(neon, Input::from_array(&prefix).split_at(n).0, false);
     }
 
     /// A call of the core: E(B0) and S0 in the first, the associated data `ad` (whole, or
@@ -199,19 +206,49 @@ impl<'a> Ccm<'a> {
         self.flags = if last { LAST } else { 0 };
     }
 
-    /// MACs a piece of the associated data through `feed` (after the first step); with
-    /// `last`, pads and MACs what is left.
-    fn ad(&mut self, _: &Neon, feed: &mut Feed, data: Input<'_>, last: bool) {
-        let (rk, mac) = (self.rk.as_ptr(), self.st.mac.as_mut_ptr());
-        let f = |p: *const u8, n: c_uint| {
-            // SAFETY: NEON is on (the token); `p` has `n` whole blocks (`Feed`), the
-            // schedule is 32 words and the MAC 16 bytes.
-            unsafe { asm::sm4rs_ce_ccm_mac(rk, mac, p, n) }
-        };
-        feed.feed(data, f);
-        if last {
-            feed.flush(f);
+    /// MACs a piece of the associated data (after the first step), as upstream's glue:
+    /// whole blocks from the piece, the bytes of a block that pieces share XORed into the
+    /// MAC, which is encrypted when they fill it or, with `last`, end.
+    fn ad(&mut self, neon: &Neon, data: Input<'_>, last: bool) {
+        let mut data = data;
+        while !data.is_empty() {
+            let n = data.blocks(BLOCK_SIZE);
+            if self.fill == 0 && n > 0 {
+                // SAFETY: `data` holds `n` whole blocks.
+                unsafe { self.mac(neon, data.as_ptr(), n) };
+                data = data.split_at(n as usize * BLOCK_SIZE).1;
+                continue;
+            }
+            let (head, rest) = data.split_at(BLOCK_SIZE - self.fill);
+            let mut b = [0u8; BLOCK_SIZE];
+            head.read(&mut b);
+            for (m, b) in self.st.mac.iter_mut().skip(self.fill).zip(b) {
+                *m ^= b;
+            }
+            self.fill = (self.fill + head.len()) % BLOCK_SIZE;
+            if self.fill == 0 {
+                // SAFETY: a block.
+                unsafe { self.mac(neon, ZERO_BLOCK.as_ptr(), 1) };
+            }
+            data = rest;
         }
+        if last && self.fill > 0 {
+            self.fill = 0;
+            // SAFETY: a block.
+            unsafe { self.mac(neon, ZERO_BLOCK.as_ptr(), 1) };
+        }
+    }
+
+    /// The CBC-MAC of `n` blocks at `p` after the MAC so far.
+    ///
+    /// # Safety
+    ///
+    /// `p` must be readable for `n` blocks.
+    unsafe fn mac(&mut self, _: &Neon, p: *const u8, n: c_uint) {
+        let (rk, mac) = (self.rk.as_ptr(), self.st.mac.as_mut_ptr());
+        // SAFETY: NEON is on (the token); `p` has `n` whole blocks (caller), the schedule
+        // is 32 words and the MAC 16 bytes.
+        unsafe { asm::sm4rs_ce_ccm_mac(rk, mac, p, n) }
     }
 
     /// The text, a NEON section per step of the kernel's walk, with `ad` (the associated
@@ -269,15 +306,16 @@ fn crypt(
         match ad.whole(AD_WITH_TEXT_MAX) {
             Some(whole) => ccm.text(req, simd, whole),
             None => {
-                let (mut feed, mut seen) = (Ccm::ad_feed(ad_len), 0);
+                let mut seen = 0;
                 while let Some(piece) = ad.next() {
                     seen += piece.len();
                     simd.neon(|neon| {
                         if ccm.flags == FIRST {
                             let mut none = [0u8; 0];
                             ccm.step(neon, Input::EMPTY, &mut InOut::in_place(&mut none), false);
+                            ccm.ad_len(neon, ad_len);
                         }
-                        ccm.ad(neon, &mut feed, piece, seen == ad_len)
+                        ccm.ad(neon, piece, seen == ad_len)
                     })
                     .ok_or_else(edeadlk)?;
                 }

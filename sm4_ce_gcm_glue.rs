@@ -23,7 +23,7 @@ mod aead_mode;
 #[allow(dead_code, unreachable_pub)]
 mod sm4;
 
-use aead_mode::{Feed, StepArgs, AD_WITH_TEXT_MAX, FIRST, LAST};
+use aead_mode::{StepArgs, AD_WITH_TEXT_MAX, FIRST, LAST};
 use core::ffi::{c_uint, CStr};
 use crypto::{
     aead::{self, Aead, Request, MAX_TAG},
@@ -81,6 +81,9 @@ mod asm {
 
 /// A block.
 type Block = [u8; BLOCK_SIZE];
+
+/// A block of zeros: `sm4rs_ce_ghash` on it multiplies the hash by H.
+static ZERO_BLOCK: Block = [0; BLOCK_SIZE];
 
 /// GCM's IV: 96 bits.
 const IV_SIZE: usize = 12;
@@ -190,6 +193,9 @@ struct Gcm<'a> {
     decrypt: bool,
     /// [`FIRST`] until the first step, [`LAST`] after the last.
     flags: c_uint,
+    /// The bytes of associated data XORed into the hash's block and not yet multiplied by
+    /// H (less than a block).
+    fill: usize,
 }
 
 impl<'a> Gcm<'a> {
@@ -204,6 +210,7 @@ impl<'a> Gcm<'a> {
             iv: req.iv().as_ptr(),
             decrypt,
             flags: FIRST,
+            fill: 0,
         }
     }
 
@@ -235,19 +242,49 @@ impl<'a> Gcm<'a> {
         self.flags = if last { LAST } else { 0 };
     }
 
-    /// Hashes a piece of the associated data, through `feed`; with `last`, pads and hashes
-    /// what is left.
-    fn ad(&mut self, _: &Neon, feed: &mut Feed, data: Input<'_>, last: bool) {
-        let (h, x) = (self.key.h.0.as_ptr(), self.st.x.as_mut_ptr());
-        let ghash = |p: *const u8, n: c_uint| {
-            // SAFETY: NEON is on (the token); `p` has `n` whole blocks (`Feed`), the table
-            // is 128 bytes and the hash 16.
-            unsafe { asm::sm4rs_ce_ghash(h, x, p, n) };
-        };
-        feed.feed(data, ghash);
-        if last {
-            feed.flush(ghash);
+    /// Hashes a piece of the associated data, as upstream's glue: whole blocks from the
+    /// piece, the bytes of a block that pieces share XORed into the hash, which is
+    /// multiplied by H when they fill it or, with `last`, end.
+    fn ad(&mut self, neon: &Neon, data: Input<'_>, last: bool) {
+        let mut data = data;
+        while !data.is_empty() {
+            let n = data.blocks(BLOCK_SIZE);
+            if self.fill == 0 && n > 0 {
+                // SAFETY: `data` holds `n` whole blocks.
+                unsafe { self.ghash(neon, data.as_ptr(), n) };
+                data = data.split_at(n as usize * BLOCK_SIZE).1;
+                continue;
+            }
+            let (head, rest) = data.split_at(BLOCK_SIZE - self.fill);
+            let mut b = [0u8; BLOCK_SIZE];
+            head.read(&mut b);
+            for (x, b) in self.st.x.iter_mut().skip(self.fill).zip(b) {
+                *x ^= b;
+            }
+            self.fill = (self.fill + head.len()) % BLOCK_SIZE;
+            if self.fill == 0 {
+                // SAFETY: a block.
+                unsafe { self.ghash(neon, ZERO_BLOCK.as_ptr(), 1) };
+            }
+            data = rest;
         }
+        if last && self.fill > 0 {
+            self.fill = 0;
+            // SAFETY: a block.
+            unsafe { self.ghash(neon, ZERO_BLOCK.as_ptr(), 1) };
+        }
+    }
+
+    /// The hash of `n` blocks at `p` into the hash so far.
+    ///
+    /// # Safety
+    ///
+    /// `p` must be readable for `n` blocks.
+    unsafe fn ghash(&mut self, _: &Neon, p: *const u8, n: c_uint) {
+        let (h, x) = (self.key.h.0.as_ptr(), self.st.x.as_mut_ptr());
+        // SAFETY: NEON is on (the token); `p` has `n` whole blocks (caller), the table is
+        // 128 bytes and the hash 16.
+        unsafe { asm::sm4rs_ce_ghash(h, x, p, n) };
     }
 
     /// The text, a NEON section per step of the kernel's walk, with `ad` (the associated
@@ -301,10 +338,10 @@ fn crypt(
         match ad.whole(AD_WITH_TEXT_MAX) {
             Some(whole) => gcm.text(req, simd, whole),
             None => {
-                let (mut feed, mut seen) = (Feed::new(&[]), 0);
+                let mut seen = 0;
                 while let Some(piece) = ad.next() {
                     seen += piece.len();
-                    simd.neon(|neon| gcm.ad(neon, &mut feed, piece, seen == ad_len))
+                    simd.neon(|neon| gcm.ad(neon, piece, seen == ad_len))
                         .ok_or_else(edeadlk)?;
                 }
                 gcm.text(req, simd, Input::EMPTY)

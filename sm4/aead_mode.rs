@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! What the SM4 AEAD drivers share: the key schedule, the step arguments of their cores
-//! (one routine per direction, a call per step of the walk), and the associated data that
-//! is not in one piece, handed over in pieces of any length (the kernel's scatterwalk's,
-//! as [`Input`]s: raw views of the caller's memory), fed to a block function in whole
-//! blocks ([`Feed`]: the hash of GCM, the CBC-MAC of CCM).
+//! What the SM4 AEAD drivers share: the key schedule and the step arguments of their cores
+//! (one routine per direction, a call per step of the walk).
 
-use crate::crypto::{simd::Simd, Input};
-use crate::sm4::{self, RoundKeys, BLOCK_SIZE, KEY_SIZE};
+use crate::crypto::simd::Simd;
+use crate::sm4::{self, RoundKeys, KEY_SIZE};
 use core::ffi::c_uint;
 use kernel::error::{code::EINVAL, Result};
 
@@ -68,60 +65,3 @@ pub(crate) struct StepArgs {
 /// The most associated data hashed in the NEON section of the text's first step (kTLS sends
 /// 13 bytes, IPsec 8 to 20): the section stays within a page of text and a little more.
 pub(crate) const AD_WITH_TEXT_MAX: usize = 256;
-
-/// A partial block kept between pieces.
-///
-/// # Invariants
-///
-/// `fill < BLOCK_SIZE` between calls.
-pub(crate) struct Feed {
-    part: [u8; BLOCK_SIZE],
-    fill: usize,
-}
-
-impl Feed {
-    /// An empty feed, or one that starts with `prefix` (CCM's encoded length of the
-    /// associated data; at most a block).
-    pub(crate) fn new(prefix: &[u8]) -> Self {
-        let mut part = [0; BLOCK_SIZE];
-        let fill = prefix.len().min(BLOCK_SIZE - 1);
-        part[..fill].copy_from_slice(&prefix[..fill]);
-        // INVARIANT: `fill < BLOCK_SIZE`.
-        Self { part, fill }
-    }
-
-    /// Feeds `data`: `f(p, n)` gets `n` whole blocks at `p` (in this buffer or in `data`),
-    /// in order; what is left of a block waits for the next piece.
-    pub(crate) fn feed(&mut self, data: Input<'_>, mut f: impl FnMut(*const u8, c_uint)) {
-        let mut data = data;
-        if self.fill > 0 {
-            let k = (BLOCK_SIZE - self.fill).min(data.len());
-            let (head, rest) = data.split_at(k);
-            head.read(&mut self.part[self.fill..self.fill + k]);
-            self.fill += k;
-            data = rest;
-            if self.fill < BLOCK_SIZE {
-                return;
-            }
-            f(self.part.as_ptr(), 1);
-            self.fill = 0;
-        }
-        let whole = data.blocks(BLOCK_SIZE);
-        if whole > 0 {
-            f(data.as_ptr(), whole);
-        }
-        let (_, rest) = data.split_at(whole as usize * BLOCK_SIZE);
-        rest.read(&mut self.part[..rest.len()]);
-        // INVARIANT: `rest` is shorter than a block.
-        self.fill = rest.len();
-    }
-
-    /// Feeds what is left padded with zeros to a block (nothing if nothing is left).
-    pub(crate) fn flush(&mut self, mut f: impl FnMut(*const u8, c_uint)) {
-        if self.fill > 0 {
-            self.part[self.fill..].fill(0);
-            f(self.part.as_ptr(), 1);
-            self.fill = 0;
-        }
-    }
-}
