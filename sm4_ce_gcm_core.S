@@ -15,7 +15,8 @@
  *
  * Products are Karatsuba's: for a = a1:a0 and h = h1:h0 (64-bit halves), lo = a0 h0,
  * hi = a1 h1 and mid = (a0 ^ a1)(h0 ^ h1) ^ lo ^ hi. Four blocks are hashed per reduction
- * (X' = (X ^ C0) H^4 ^ C1 H^3 ^ C2 H^2 ^ C3 H): the products are summed and reduced once.
+ * (X' = (X ^ C0) H^4 ^ C1 H^3 ^ C2 H^2 ^ C3 H): the products are summed and reduced once;
+ * eight in encryption's main loop and in sm4rs_ce_ghash.
  *
  * Counter blocks are built in SM4E lane order: the loaded counter block after rev32 has its
  * big-endian words in lanes 0-3, so lane 3 is GCM's 32-bit counter as an integer, which a
@@ -74,7 +75,10 @@
 	X	.req	v21	/* the hash, bit-reflected */
 	GPOLY	.req	v22	/* 0x87 in both halves */
 	BSWAP	.req	v23	/* tbl index reversing 16 bytes: SM4E state -> output bytes */
-	/* sm4rs_ce_ghash's eight-block loop only, in place of the round keys: */
+	/*
+	 * The eight-block loops only (sm4rs_ce_ghash's, and encryption's, whose round keys
+	 * are loaded from x13 into v30 and v31 as they are used), in place of the round keys:
+	 */
 	H5	.req	v24
 	H6	.req	v25
 	H7	.req	v26
@@ -157,20 +161,22 @@
 	.endif
 	.endm
 
-	/* X <- (LO + MID x^64 + HI x^128) mod P. */
+	/*
+	 * X <- (LO + MID x^64 + HI x^128) mod P, MID the Karatsuba sum. With K = MID ^ LO ^ HI
+	 * (a0 h1 ^ a1 h0), x^128 = 0x87 and x^192 = 0x87 x^64: the product is
+	 * LO + HI_lo 0x87 + M x^64 with M = K ^ HI_hi 0x87, and M x^64 is M_lo x^64 +
+	 * M_hi 0x87, so X = LO ^ (HI_lo ^ M_hi) 0x87 ^ M_lo x^64 (each term below x^128).
+	 */
 	.macro	ghash_reduce
 	eor	MID.16b, MID.16b, LO.16b
-	eor	MID.16b, MID.16b, HI.16b	/* the middle product a0 h1 ^ a1 h0 */
-	ext	T0.16b, ZERO.16b, MID.16b, #8
-	eor	LO.16b, LO.16b, T0.16b		/* LO: bits 0-127 of the product */
-	ext	T0.16b, MID.16b, ZERO.16b, #8
-	eor	HI.16b, HI.16b, T0.16b		/* HI: bits 128-255 */
-	pmull2	T0.1q, HI.2d, GPOLY.2d		/* bits 192-255: x^192 = 0x87 x^64 */
-	ext	MID.16b, ZERO.16b, T0.16b, #8	/* MID: scratch from here */
+	eor	MID.16b, MID.16b, HI.16b	/* K */
+	pmull2	T0.1q, HI.2d, GPOLY.2d		/* HI_hi 0x87 */
+	eor	MID.16b, MID.16b, T0.16b	/* M */
+	ext	T0.16b, MID.16b, ZERO.16b, #8	/* M_hi in lane 0 */
+	eor	HI.16b, HI.16b, T0.16b		/* lane 0: HI_lo ^ M_hi */
+	pmull	T0.1q, HI.1d, GPOLY.1d
+	ext	MID.16b, ZERO.16b, MID.16b, #8	/* M_lo x^64 */
 	eor	LO.16b, LO.16b, MID.16b
-	ext	MID.16b, T0.16b, ZERO.16b, #8
-	eor	HI.16b, HI.16b, MID.16b
-	pmull	T0.1q, HI.1d, GPOLY.1d		/* bits 128-191: x^128 = 0x87 */
 	eor	X.16b, LO.16b, T0.16b
 	.endm
 
@@ -328,8 +334,8 @@ SYM_FUNC_END(sm4rs_ce_ghash)
 	 * The 32 rounds of v0-v3 with the hash of the four bit-reflected blocks \a0-\a3 (X
 	 * <- ((((X ^ a0) H ^ a1) H ^ a2) H ^ a3) H) between them: SM4E issues on one vector
 	 * pipe, and the PMULLs and the XORs of the hash fill the other cycles. The product
-	 * with X last, as in ghash4; \a0-\a3 are kept. The products come after half the
-	 * rounds and the reduction after three quarters: issued behind SM4Es, their XORs and
+	 * with X last, as in ghash4; \a0-\a3 are kept. The products come after five of the
+	 * eight round keys and the reduction after six: issued behind SM4Es, their XORs and
 	 * `ext`s go to the other pipe where SM4E and PMULL share one (Neoverse N2's model;
 	 * see docs/PERFORMANCE.md).
 	 */
@@ -338,12 +344,12 @@ SYM_FUNC_END(sm4rs_ce_ghash)
 	sm4_round4 v25
 	sm4_round4 v26
 	sm4_round4 v27
+	sm4_round4 v28
 	gmul	\a3, H1, K12, 0, 1
 	gmul	\a2, H2, K12, 1
 	gmul	\a1, H3, K34, 0
 	eor	X.16b, X.16b, \a0\().16b
 	gmul	X, H4, K34, 1
-	sm4_round4 v28
 	sm4_round4 v29
 	ghash_reduce
 	sm4_round4 v30
@@ -367,6 +373,66 @@ SYM_FUNC_END(sm4rs_ce_ghash)
 	.endm
 
 	/*
+	 * Four rounds of v0-v3 with the round key \k of the schedule at x13, loaded into \r
+	 * (v30 or v31: in the eight-block loop H5-H8, K56 and K78 take v24-v29).
+	 */
+	.macro	sm4_round4m, k, r
+	ldr	q\r, [x13, #16 * \k]
+	sm4_round4 v\r
+	.endm
+
+	/*
+	 * The 32 rounds of v0-v3 (keys from memory) with the hash's work on the four blocks
+	 * \a0-\a3 between them. \half 0: the first four of eight, bit-reflected, then their
+	 * products with H^8-H^5 (\a0 ^ X first) set LO, MID and HI; 1: the second four,
+	 * bit-reflected, their products with H^4-H^1 added, then reduced into X; 2: nothing.
+	 * Issued among SM4Es, the `rbit`s, XORs and `ext`s go to the pipe SM4E and PMULL
+	 * leave free (Neoverse N2's model; see docs/PERFORMANCE.md).
+	 */
+	.macro	rounds4m_ghash, half, a0, a1, a2, a3
+	sm4_round4m 0, 30
+	sm4_round4m 1, 31
+	sm4_round4m 2, 30
+	sm4_round4m 3, 31
+	.if	\half < 2
+	rbit4	\a0, \a1, \a2, \a3
+	.endif
+	sm4_round4m 4, 30
+	.if	\half == 1
+	gmul	\a3, H1, K12, 0
+	gmul	\a2, H2, K12, 1
+	gmul	\a1, H3, K34, 0
+	gmul	\a0, H4, K34, 1
+	.endif
+	sm4_round4m 5, 31
+	.if	\half == 0
+	gmul	\a3, H5, K56, 0, 1
+	gmul	\a2, H6, K56, 1
+	gmul	\a1, H7, K78, 0
+	eor	X.16b, X.16b, \a0\().16b
+	gmul	X, H8, K78, 1
+	.elseif	\half == 1
+	ghash_reduce
+	.endif
+	sm4_round4m 6, 30
+	sm4_round4m 7, 31
+	.endm
+
+	/*
+	 * Four blocks of the eight-block loop: the keystream (v0-v3) XORed with the plaintext
+	 * into v4-v7, stored, and bit-reflected for the hash.
+	 */
+	.macro	gcm_xor4
+	tbl4
+	ld1	{v4.16b-v7.16b}, [SRC], #64
+	eor	v4.16b, v4.16b, v0.16b
+	eor	v5.16b, v5.16b, v1.16b
+	eor	v6.16b, v6.16b, v2.16b
+	eor	v7.16b, v7.16b, v3.16b
+	st1	{v4.16b-v7.16b}, [DST], #64
+	.endm
+
+	/*
 	 * The NBLK blocks at SRC in counter mode from CTRB/COUNT to DST, their hash (of the
 	 * output with \enc, else of the input) into X: four per iteration, then one at a time.
 	 * SRC and DST advanced, NBLK 0.
@@ -374,9 +440,43 @@ SYM_FUNC_END(sm4rs_ce_ghash)
 	.macro	gcm_blocks, id, enc
 	.if	\enc
 	/*
-	 * The hash of the ciphertext of one iteration (kept bit-reflected in v4-v7) runs
-	 * under the rounds of the next, and after the last.
+	 * Eight blocks an iteration, hashed with one reduction, while there are eight: the
+	 * hash of each four (kept bit-reflected in v4-v7) runs under the rounds of the next
+	 * four, the first four's products summed in LO, MID and HI and reduced with the second
+	 * four's. The round keys from memory: H5-H8, K56 and K78 take their registers.
 	 */
+	cmp	NBLK, #8
+	b.lo	.Lgcm\id\()_four
+	sub	x13, RK, #64
+	ghash8_setup x11
+	next_ctr4
+	rounds4m_ghash 2
+	gcm_xor4
+.Lgcm\id\()_loop8:
+	next_ctr4
+	rounds4m_ghash 0, v4, v5, v6, v7
+	gcm_xor4
+	sub	NBLK, NBLK, #8
+	cmp	NBLK, #8
+	b.lo	.Lgcm\id\()_drain8
+	next_ctr4
+	rounds4m_ghash 1, v4, v5, v6, v7
+	gcm_xor4
+	b	.Lgcm\id\()_loop8
+.Lgcm\id\()_drain8:
+	rbit4	v4, v5, v6, v7
+	gmul	v7, H1, K12, 0
+	gmul	v6, H2, K12, 1
+	gmul	v5, H3, K34, 0
+	gmul	v4, H4, K34, 1
+	ghash_reduce
+	ld1	{v24.4s-v27.4s}, [x13], #64	/* the round keys back (x13: RK's value) */
+	ld1	{v28.4s-v31.4s}, [x13]
+	/*
+	 * Four blocks an iteration: the hash of the ciphertext of one iteration (kept
+	 * bit-reflected in v4-v7) runs under the rounds of the next, and after the last.
+	 */
+.Lgcm\id\()_four:
 	cmp	NBLK, #4
 	b.lo	.Lgcm\id\()_tail
 	next_ctr4

@@ -112,7 +112,7 @@ CTR ours $tmp/ours-ce.i .Lctr_loop 8
 CTR upstream $tmp/upstream-ce.i .Lctr_loop_8x 8
 XTS ours $tmp/ours-ce.i .Lxts_loop 8
 XTS upstream $tmp/upstream-ce.i .Lxts_enc_loop_8x 8
-GCM-enc ours $tmp/ours-gcm.i .Lgcme_loop4 4
+GCM-enc ours $tmp/ours-gcm.i .Lgcme_loop8 8
 GCM-enc upstream $tmp/upstream-gcm.i .Lgcm_enc_loop_4x 4
 GCM-dec ours $tmp/ours-gcm.i .Lgcmd_loop4 4
 GCM-dec upstream $tmp/upstream-gcm.i .Lgcm_dec_loop_3x 3

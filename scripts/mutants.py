@@ -245,6 +245,18 @@ MUTANTS = [
      "mov\tw9, #3\t\t\t\t/* H^5-H^8", "sm4_ce_gcm.*"),
     ("ghash-reduce", "sm4_ce_gcm_core.S", "pmull\tT0.1q, HI.1d, GPOLY.1d",
      "pmull2\tT0.1q, HI.2d, GPOLY.2d", "sm4_ce_gcm.*"),
+    # (Encryption's eight-block loop: the powers of each half, the last half's products
+    # after the loop, the round keys put back for the four-block loop, and the reduction.)
+    ("gcm-enc8-first-half", "sm4_ce_gcm_core.S", "gmul\t\\a2, H6, K56, 1",
+     "gmul\t\\a2, H5, K56, 1", "sm4_ce_gcm.*"),
+    ("gcm-enc8-second-half", "sm4_ce_gcm_core.S", "gmul\t\\a0, H4, K34, 1",
+     "gmul\t\\a0, H3, K34, 1", "sm4_ce_gcm.*"),
+    ("gcm-enc8-drain", "sm4_ce_gcm_core.S", "_drain8:\n\trbit4\tv4, v5, v6, v7\n",
+     "_drain8:\n", "sm4_ce_gcm.*"),
+    ("gcm-enc8-keys-back", "sm4_ce_gcm_core.S", "\tld1\t{v24.4s-v27.4s}, [x13], #64",
+     "\tld1\t{v24.4s-v27.4s}, [x13]", "sm4_ce_gcm.*"),
+    ("ghash-reduce-low", "sm4_ce_gcm_core.S", "ext\tMID.16b, ZERO.16b, MID.16b, #8",
+     "ext\tMID.16b, MID.16b, ZERO.16b, #8", "sm4_ce_gcm.*"),
     ("gcm-ctr-lane-add", "sm4_ce_gcm_core.S", "add\tv3.4s, v2.4s, INC.4s",
      "add\tv3.4s, v1.4s, INC.4s", "sm4_ce_gcm.*"),
     ("gcm-ctr-count4", "sm4_ce_gcm_core.S", "add\tCOUNT, COUNT, #3",
