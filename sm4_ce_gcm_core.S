@@ -419,8 +419,8 @@ SYM_FUNC_END(sm4rs_ce_ghash)
 	.endm
 
 	/*
-	 * Four blocks of the eight-block loop: the keystream (v0-v3) XORed with the plaintext
-	 * into v4-v7, stored, and bit-reflected for the hash.
+	 * Four blocks of encryption: the keystream of v0-v3 (SM4E lane order) XORed with the
+	 * plaintext into v4-v7 and stored.
 	 */
 	.macro	gcm_xor4
 	tbl4
@@ -434,7 +434,8 @@ SYM_FUNC_END(sm4rs_ce_ghash)
 
 	/*
 	 * The NBLK blocks at SRC in counter mode from CTRB/COUNT to DST, their hash (of the
-	 * output with \enc, else of the input) into X: four per iteration, then one at a time.
+	 * output with \enc, else of the input) into X: with \enc eight per iteration while
+	 * there are eight, then four per iteration, then one at a time.
 	 * SRC and DST advanced, NBLK 0.
 	 */
 	.macro	gcm_blocks, id, enc
@@ -488,13 +489,7 @@ SYM_FUNC_END(sm4rs_ce_ghash)
 	next_ctr4
 	rounds4_ghash4 v4, v5, v6, v7
 .Lgcm\id\()_xor:
-	tbl4
-	ld1	{v4.16b-v7.16b}, [SRC], #64
-	eor	v4.16b, v4.16b, v0.16b
-	eor	v5.16b, v5.16b, v1.16b
-	eor	v6.16b, v6.16b, v2.16b
-	eor	v7.16b, v7.16b, v3.16b
-	st1	{v4.16b-v7.16b}, [DST], #64
+	gcm_xor4
 	rbit4	v4, v5, v6, v7
 	sub	NBLK, NBLK, #4
 	b	.Lgcm\id\()_loop4
