@@ -207,16 +207,18 @@ impl<Iv: Block> Request<'_, Iv> {
         let (r, s) = (self.req, sub.as_mut_ptr());
         // SAFETY: the request is valid (type invariant). The fields a walk reads, set as
         // `skcipher_request_set_{tfm,callback,crypt}()` do (not copied whole: a call of memcpy).
-        unsafe {
+        let whole = unsafe {
             ((*s).base.tfm, (*s).base.flags) = ((*r).base.tfm, (*r).base.flags);
             ((*s).base.complete, (*s).base.data) = (None, ptr::null_mut());
             ((*s).cryptlen, (*s).iv) = (len as c_uint, (*r).iv);
             ((*s).src, (*s).dst) = ((*r).src, (*r).dst);
-        }
+            ((*r).src, (*r).dst)
+        };
         // INVARIANT: a part of this request, which it borrows.
         Ok(Part {
             sub,
             from: from as c_uint,
+            whole,
             sg: MaybeUninit::uninit(),
             _p: PhantomData,
         })
@@ -227,10 +229,12 @@ impl<Iv: Block> Request<'_, Iv> {
 ///
 /// # Invariants
 ///
-/// `sub` has the fields a walk reads of a borrowed request: its `cryptlen` bytes from `from`.
+/// `sub` has the fields a walk reads of a borrowed request, but its scatterlists, which
+/// [`Part::walk`] forwards by `from` bytes from `whole`'s: `cryptlen` bytes from `from`.
 pub struct Part<'r, Iv: Block> {
     sub: MaybeUninit<bindings::skcipher_request>,
     from: c_uint,
+    whole: (*mut bindings::scatterlist, *mut bindings::scatterlist),
     sg: MaybeUninit<[[bindings::scatterlist; 2]; 2]>,
     _p: PhantomData<(&'r mut bindings::skcipher_request, Iv)>,
 }
@@ -238,13 +242,12 @@ pub struct Part<'r, Iv: Block> {
 impl<Iv: Block> Part<'_, Iv> {
     /// Walks the part's data, as [`Request::walk`].
     pub fn walk<'s>(&'s mut self, simd: &'s mut Simd) -> Walk<'s, Iv> {
-        let s = self.sub.as_mut_ptr();
+        let (s, (src, dst)) = (self.sub.as_mut_ptr(), self.whole);
         if self.from > 0 {
             let sg = self.sg.as_mut_ptr().cast::<[bindings::scatterlist; 2]>();
-            // SAFETY: `src` and `dst` are set and hold `from + cryptlen` bytes (invariant); the
-            // entries made at `sg` (the destination's in the second pair) stay put meanwhile.
+            // SAFETY: `src` and `dst` hold `from + cryptlen` bytes (invariant); the entries made at
+            // `sg` at each walk (the part may move between) stay put while the walk borrows it.
             unsafe {
-                let (src, dst) = ((*s).src, (*s).dst);
                 (*s).src = bindings::scatterwalk_ffwd(sg.cast(), src, self.from);
                 (*s).dst = if dst == src {
                     (*s).src
@@ -252,7 +255,6 @@ impl<Iv: Block> Part<'_, Iv> {
                     bindings::scatterwalk_ffwd(sg.add(1).cast(), dst, self.from)
                 };
             }
-            self.from = 0;
         }
         // SAFETY: `sub` has what a walk reads (type invariant); it and `sg` stay put meanwhile.
         unsafe { Walk::new(simd, Start::Skcipher(s)) }
