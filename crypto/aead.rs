@@ -332,13 +332,13 @@ impl AssocData<'_> {
         Some(unsafe { Input::new(p, n) })
     }
 
-    /// The associated data, if it is one piece of at most `max` bytes (else see [`Self::next`]).
+    /// The associated data if it is one piece of at most `max` bytes, asked before [`Self::next`].
     pub fn whole(&mut self, max: usize) -> Option<Input<'_>> {
         let all = self.left as usize;
-        if all == 0 || all > max || self.again.is_some() {
+        if all == 0 || all > max || self.walk.started {
             return None;
         }
-        // SAFETY: as in `next` (nothing was handed out).
+        // SAFETY: `left > 0` bytes are to come (type invariant); not started, so none mapped.
         let (p, n) = unsafe { self.walk.next(self.left) };
         self.left -= n;
         // SAFETY: as in `next`; `next` or the drop ends the piece.

@@ -275,6 +275,10 @@ MUTANTS = [
      "    for b in head.iter_mut().skip(1) {", "sm4_abstraction.wipe_zeroes_every_byte"),
     ("wipe-tail", "crypto/mod.rs", "    for b in tail.iter_mut() {",
      "    for b in tail.iter_mut().skip(1) {", "sm4_abstraction.wipe_zeroes_every_byte"),
+    ("aead-ad-whole-after-piece", "crypto/aead.rs",
+     "        if all == 0 || all > max || self.walk.started {",
+     "        if all == 0 || all > max || self.again.is_some() {",
+     "sm4_abstraction.assoc_not_whole_after_a_piece"),
     # (Associated data in pieces: the block the pieces share, and the one that ends them.)
     ("gcm-ad-shared-block", "sm4_ce_gcm_glue.rs",
      "            self.fill = (self.fill + head.len()) % BLOCK_SIZE;",

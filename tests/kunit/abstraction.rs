@@ -15,6 +15,8 @@
 //!   which must be refused (`EDEADLK`, the cipher falls back) without touching the outer
 //!   section's registers.
 //! - `wipe` zeroes every byte it is given, at every alignment, and nothing else.
+//! - An AEAD's associated data, once a piece of it was handed out, is not handed out whole:
+//!   the piece is still mapped and the walk has not moved past it.
 //!
 //! The kernel warnings these cases provoke are announced on the console between
 //! `SM4RS-EXPECT-WARN-BEGIN <at most> <function> <why>` and `SM4RS-EXPECT-WARN-END`: the test
@@ -22,6 +24,7 @@
 
 use crate::bindings;
 use crate::crypto::{
+    aead::{self, Aead},
     alg::Key,
     cipher::{self, BlockIo, Cipher},
     edeadlk,
@@ -33,7 +36,9 @@ use crate::crypto::{
 use crate::kunit::{check, check_eq, check_ok, fail, suite, Failure, TestResult};
 use crate::oracle::OracleKey;
 use crate::sm4::{self, vectors};
-use crate::testing::{in_hard_irq, CipherTfm, ShashTfm, SkcipherTfm, TestRequest};
+use crate::testing::{
+    in_hard_irq, AeadOp, AeadTfm, CipherTfm, ShashTfm, SkcipherTfm, TestRequest,
+};
 
 use core::ffi::CStr;
 use core::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, Ordering};
@@ -807,6 +812,69 @@ fn wipe_zeroes_every_byte() -> TestResult {
     Ok(())
 }
 
+/// A test AEAD whose encryption takes the first piece of the associated data, asks for the
+/// data whole (which must be refused), then reads the rest: `EBADMSG` if the whole data is
+/// handed out or the pieces do not add up to it.
+struct AssocPieces;
+
+impl Aead for AssocPieces {
+    const NAME: &'static CStr = c"sm4rs-assoc";
+    const DRIVER_NAME: &'static CStr = c"sm4rs-assoc-test";
+    const PRIORITY: i32 = 0;
+    const CHUNK_SIZE: u32 = 1;
+    const MIN_KEY_SIZE: u32 = 0;
+    const MAX_KEY_SIZE: u32 = 0;
+    const MAX_AUTH_SIZE: u32 = 16;
+
+    type Iv = [u8; 0];
+    type Context = ();
+
+    fn set_key((): &mut (), _: &Key<'_>, _: &mut Simd) -> Result {
+        Ok(())
+    }
+
+    fn check_auth_size(_: usize) -> Result {
+        Ok(())
+    }
+
+    fn encrypt((): &(), req: &mut aead::Request<'_, [u8; 0]>, _: &mut Simd) -> Result {
+        let mut ad = req.assoc();
+        let mut seen = ad.next().map_or(0, |piece| piece.len());
+        if ad.whole(usize::MAX).is_some() {
+            return Err(aead::ebadmsg());
+        }
+        while let Some(piece) = ad.next() {
+            seen += piece.len();
+        }
+        if seen == req.assoc_len() {
+            Ok(())
+        } else {
+            Err(aead::ebadmsg())
+        }
+    }
+
+    fn decrypt((): &(), _: &mut aead::Request<'_, [u8; 0]>, _: &mut Simd) -> Result {
+        Err(EINVAL)
+    }
+}
+
+/// [`AssocPieces`] over associated data in two scatterlist entries: the first piece handed
+/// out, the data is no longer whole (`AssocData::whole`), and the rest follows it.
+fn assoc_not_whole_after_a_piece() -> TestResult {
+    let module = crate::kunit::this_module()?;
+    let reg = check_ok!(aead::Registration::new(
+        module,
+        [aead::alg::<AssocPieces>()]
+    ));
+    let mut tfm = check_ok!(AeadTfm::new(c"sm4rs-assoc-test"));
+    check!(tfm.set_key(&[]).is_ok());
+    let mut buf = check_ok!(KVec::from_elem(0u8, 48, GFP_KERNEL));
+    check_ok!(tfm.crypt(AeadOp::Encrypt, &mut buf, None, 32, 0, &[], &[16]));
+    drop(tfm);
+    drop_tested(reg, 1);
+    Ok(())
+}
+
 suite!(
     sm4_abstraction,
     [
@@ -816,6 +884,7 @@ suite!(
         requests_in_hard_irq,
         nested_sections_refused,
         c_driver_in_section_refused,
-        wipe_zeroes_every_byte
+        wipe_zeroes_every_byte,
+        assoc_not_whole_after_a_piece
     ]
 );
