@@ -368,7 +368,7 @@ impl<'a> Key<'a> {
     /// The kernel's XTS key check (`xts_verify_key()`).
     pub fn verify_xts(&self) -> Result {
         let b = self.bytes;
-        if b.len() % 2 != 0 {
+        if b.len() % 2 != 0 || (fips_enabled() && !matches!(b.len(), 32 | 64)) {
             return Err(EINVAL);
         }
         let (k1, k2) = b.split_at(b.len() / 2);
