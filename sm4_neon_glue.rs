@@ -5,19 +5,20 @@
 //! Registers the skciphers `ecb(sm4)`, `cbc(sm4)` and `ctr(sm4)` (and, as the mode layer
 //! gives them for free, `cts(cbc(sm4))` and `xts(sm4)`; with `CRYPTO_SM4_RUST_CFB`, always out
 //! of tree, `cfb(sm4)`) as `<mode>-sm4-neon`, priority 200. The block work is
-//! `sm4_neon_core.S`: eight blocks at a time with the S-box in registers, in the variant
-//! that suits the CPU ([`Variant`]; the parameter `impl` forces one), so nothing depends on
-//! secret data for its timing. The modes
-//! are `sm4/modes.rs`, shared with the Crypto Extensions driver.
+//! `sm4_neon_core.S`, with the S-box in registers or through AESE, in the variant that suits
+//! the CPU ([`Variant`]; the parameter `impl` forces one), so nothing depends on secret data
+//! for its timing. The modes are `sm4/modes.rs`, shared with the Crypto Extensions driver.
 //!
 //! Constant time: no memory access or branch depends on the key or the data.
 //!
-//! - ECB, CBC decryption, CFB decryption, CTR and XTS run eight (or four) blocks at a time,
-//!   the S-box held whole in v16-v31 and looked up with `tbl`/`tbx`.
+//! - ECB, CBC decryption, CFB decryption, CTR and XTS run in batches in the [`Variant`]
+//!   picked: eight (or four) blocks with the S-box held whole in v16-v31 and looked up with
+//!   `tbl`/`tbx`, or twelve through AESE between two affine maps.
 //! - CBC and CFB encryption, which are serial (so are the last blocks of CTS encryption,
-//!   which are CBC encryption), run a block at a time in the core's serial routines, the
-//!   S-box in the same registers (four independent `tbl`, which wait less than the
-//!   `tbl`/`tbx` chain: each block waits for the one before).
+//!   which are CBC encryption), run a block at a time in the core's serial routines: AESE
+//!   and PMULL with the `aese` variant, else the S-box in the same registers (four
+//!   independent `tbl`, which wait less than the `tbl`/`tbx` chain: each block waits for
+//!   the one before).
 //! - The key schedule runs in the core too, the same way. Only where NEON may not be used
 //!   (a `setkey` with interrupts disabled) does it fall back to `sm4/sm4.rs`, whose one
 //!   256-byte S-box has all its cache lines read before each schedule.

@@ -36,7 +36,7 @@ pub trait Aead: 'static {
     const DRIVER_NAME: &'static CStr;
     /// Priority among the implementations of [`Aead::NAME`].
     const PRIORITY: i32;
-    /// The unit the mode works in: the walk's steps hold whole chunks but for the last.
+    /// The mode's unit (`chunksize`): a step may end inside one, which the driver leaves.
     const CHUNK_SIZE: u32;
     /// Smallest key length in bytes.
     const MIN_KEY_SIZE: u32;

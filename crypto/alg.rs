@@ -4,8 +4,8 @@
 //!
 //! C header: [`include/crypto/algapi.h`](srctree/include/crypto/algapi.h).
 //!
-//! The crypto API frees a description when it drops its last reference, so a [`Registration`]
-//! may be dropped while the algorithm is in use (but waits for its users during module init).
+//! The crypto API frees a description on its last reference, so a [`Registration`] may be
+//! dropped while in use (Linux 6.12 warns and keeps it; module init waits for its users).
 
 use super::{bindings, wipe_raw};
 use core::{

@@ -6,7 +6,7 @@
 //! [`include/crypto/internal/skcipher.h`](srctree/include/crypto/internal/skcipher.h).
 //!
 //! A driver's `encrypt` and `decrypt` walk the data with the kernel's walk, as C glue does;
-//! [`Walk::next`] ends the previous step (`skcipher_walk_done()`) outside any NEON section:
+//! [`Walk::next`] ends the previous step (`skcipher_walk_done()`) outside the step's section:
 //!
 //! ```ignore
 //! let mut walk = req.walk(simd);
@@ -38,7 +38,7 @@ pub trait Skcipher: 'static {
     const DRIVER_NAME: &'static CStr;
     /// Priority among the implementations of [`Skcipher::NAME`].
     const PRIORITY: i32;
-    /// The length requests must be a multiple of: the block size, or 1 for stream modes.
+    /// `cra_blocksize` (1 for stream modes); requests are multiples of it but with stealing.
     const BLOCK_SIZE: u32;
     /// The unit the mode works in (the underlying cipher's block for stream modes).
     const CHUNK_SIZE: u32 = Self::BLOCK_SIZE;
@@ -160,7 +160,7 @@ kind! {
     }
 }
 
-/// The most data a step of the kernel's walks holds (a page), and so a NEON section's bound.
+/// The most data a step of the kernel's walks holds (a page): a NEON section's bound but a span's.
 pub const MAX_STEP: usize = bindings::PAGE_SIZE;
 
 /// A request handed to [`Skcipher::encrypt`] or [`Skcipher::decrypt`].
@@ -229,8 +229,7 @@ impl<Iv: Block> Request<'_, Iv> {
 ///
 /// # Invariants
 ///
-/// `sub` has the fields a walk reads of a borrowed request, but its scatterlists, which
-/// [`Part::walk`] forwards by `from` bytes from `whole`'s: `cryptlen` bytes from `from`.
+/// `sub` has the fields a walk reads of a borrowed request but its data, `whole`'s from `from`.
 pub struct Part<'r, Iv: Block> {
     sub: MaybeUninit<bindings::skcipher_request>,
     from: c_uint,
@@ -308,8 +307,8 @@ impl<'s, Iv: Block> Walk<'s, Iv> {
     pub fn next(&mut self) -> Result<Option<Step<'_, Iv>>> {
         let w = self.w.as_mut_ptr();
         if let Some(start) = self.start.take() {
-            // SAFETY: `w` is ours and stays put (the walk borrows its request); Linux 6.12
-            // reads `flags` before setting it. The requests are valid (type invariant).
+            // SAFETY: `w` is ours (the kernel keeps no pointer into it) and the request valid and
+            // borrowed (type invariant); Linux 6.12 reads `flags` before setting it.
             let r = unsafe {
                 (&raw mut (*w).flags).write(0);
                 match start {
