@@ -20,7 +20,8 @@
  *
  * Every function takes a block count and touches exactly that many blocks of src and dst,
  * which may be the same buffer (in place) but must not otherwise overlap. A count of 0
- * does nothing. Partial blocks are the glue's business.
+ * does nothing, but in sm4rs_ce_xts with a tweak key, which still makes the first tweak.
+ * Partial blocks are the glue's business.
  *
  * Registers (AAPCS64): x0-x7 arguments, x9-x15 scratch; v0-v7 the batch in flight, v8-v15
  * (callee-saved, low halves spilled) the batch being finished, v16-v23 scratch and

@@ -75,6 +75,11 @@ MUTANTS = [
      "let mut part = req.part(0, len - tail)?;\n            Cbc::<B>::walk",
      "let mut part = req.part(0, len - tail + BLOCK_SIZE)?;\n            Cbc::<B>::walk",
      "sm4_ce.modes_vs_oracle"),
+    # (XTS stealing: T*x is the tweak of the last whole block in encryption, of the first in
+    # decryption.)
+    ("xts-tail-tweak-order", "sm4/modes.rs",
+     "gf128_mul_x(t, if enc { &mut t2 } else { &mut t1 });",
+     "gf128_mul_x(t, if enc { &mut t1 } else { &mut t2 });", "sm4_ce.modes_vs_oracle"),
     ("part-forward", "crypto/skcipher.rs",
      "(*s).src = bindings::scatterwalk_ffwd(sg.cast(), src, self.from);",
      "(*s).src = bindings::scatterwalk_ffwd(sg.cast(), src, 0);", "sm4_neon.modes_vs_oracle"),

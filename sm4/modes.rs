@@ -41,7 +41,8 @@ pub(crate) trait Backend: 'static {
     const DRIVER_SUFFIX: &'static str;
     /// The priority of the back end's skciphers.
     const PRIORITY: i32;
-    /// The number of blocks the core processes in parallel (the walk size is a multiple).
+    /// The number of blocks the core processes in parallel (the walk size of the block modes
+    /// is a multiple; CTS's and XTS's is two blocks).
     const STRIDE: u32;
 
     /// Expands `key` into the encryption and decryption schedules of `out`, in place
@@ -178,16 +179,15 @@ fn stealing_end(
     Ok(())
 }
 
-/// `tweak * x` in GF(2^128), little-endian as in IEEE 1619.
-pub(crate) fn gf128_mul_x(t: &Iv) -> Iv {
+/// `tweak * x` in GF(2^128), little-endian as in IEEE 1619, into `out` (a [`Secret`]'s, so
+/// that no copy of the tweak is left on the stack).
+pub(crate) fn gf128_mul_x(t: &Iv, out: &mut Iv) {
     let lo = u64::from_le_bytes([t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7]]);
     let hi = u64::from_le_bytes([t[8], t[9], t[10], t[11], t[12], t[13], t[14], t[15]]);
     let lo2 = (lo << 1) ^ ((hi >> 63) * 0x87);
     let hi2 = (hi << 1) | (lo >> 63);
-    let mut out = [0u8; BLOCK_SIZE];
     out[..8].copy_from_slice(&lo2.to_le_bytes());
     out[8..].copy_from_slice(&hi2.to_le_bytes());
-    out
 }
 
 /// Whether the requests of a mode whose list entry says `$sections` take one NEON section
@@ -555,11 +555,8 @@ impl<B: Backend> Xts<B> {
     fn tail(n: &Neon, rk: &RoundKeys, enc: bool, buf: &mut [u8; 2 * BLOCK_SIZE], r: usize, t: &Iv) {
         // Encryption: CC = X(P[m-1], T), C[m-1] = X(P[m] || CC[r..], T*x), C[m] = CC[..r].
         // Decryption uses T*x first, then T.
-        let (mut t1, mut t2) = if enc {
-            (Secret::new(*t), Secret::new(gf128_mul_x(t)))
-        } else {
-            (Secret::new(gf128_mul_x(t)), Secret::new(*t))
-        };
+        let (mut t1, mut t2) = (Secret::new(*t), Secret::new(*t));
+        gf128_mul_x(t, if enc { &mut t2 } else { &mut t1 });
         let mut cc = Secret::<BLOCK_SIZE>::zeroed();
         cc.copy_from_slice(&buf[..BLOCK_SIZE]);
         B::xts(n, rk, &mut InOut::in_place(&mut cc), 1, &mut t1, None);
