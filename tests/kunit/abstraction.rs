@@ -36,9 +36,7 @@ use crate::crypto::{
 use crate::kunit::{check, check_eq, check_ok, fail, suite, Failure, TestResult};
 use crate::oracle::OracleKey;
 use crate::sm4::{self, vectors};
-use crate::testing::{
-    in_hard_irq, AeadOp, AeadTfm, CipherTfm, ShashTfm, SkcipherTfm, TestRequest,
-};
+use crate::testing::{in_hard_irq, AeadOp, AeadTfm, CipherTfm, ShashTfm, SkcipherTfm, TestRequest};
 
 use core::ffi::CStr;
 use core::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, Ordering};
