@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# jobs.sh: the scheduler of scripts/test.sh and scripts/make-check.sh (sourced after lib.sh). Jobs
+# jobs.sh: the scheduler of scripts/test.sh (sourced after lib.sh). Jobs
 # declare what they need; each starts as soon as that has ended and the machine has room for
 # it, so that a kernel build and the test VMs of a kernel already built share the cores. The
 # output of a job is printed whole when it ends (lines of jobs running at once never mix),
@@ -22,6 +22,10 @@
 #
 # A job's output goes to $JOBS_DIR/NAME.log; $JOBS_DIR/NAME.note, if the job writes one (its
 # path is in $SM4RS_JOB_NOTE while it runs), is shown in the table (e.g. a VM's slowest tests).
+# A job counts its results ("<pass> <fail>" lines) in a file of its own, $SM4RS_COUNTS while
+# it runs, added to the caller's $SM4RS_COUNTS when it ends. A job that exits with a status
+# other than 0 or 3 and counted no failure counts one, "FAIL [job NAME]": a check that died
+# before it could report is never silent.
 # Each job runs in a process group of its own, which jobs_stop ends (the script's EXIT trap
 # calls it: an interrupted run leaves no kernel build or VM behind).
 
@@ -73,6 +77,17 @@ job_finish() {
 	*) JOB_STATE[$name]=failed ;;
 	esac
 	cat "$JOBS_DIR/$name.log"
+	# (Only a job that ran has a file of counts: a skipped one's failure is its dependency's.)
+	local own=$JOBS_DIR/$name.counts
+	[ -f "$own" ] || return 0
+	case $rc in 0 | 3) ;; *)
+		if ! awk '$2 > 0 { f = 1 } END { exit !f }' "$own"; then
+			echo "FAIL [job $name] (exit $rc, with no failure reported)"
+			echo "0 1" >>"$own"
+		fi
+		;;
+	esac
+	cat "$own" >>"${SM4RS_COUNTS:-/dev/null}"
 }
 
 # Ends the process groups of the jobs still running.
@@ -122,8 +137,10 @@ run_jobs() {
 				fi
 				[ $((used + JOB_WEIGHT[$name] + held)) -le "$JOBS_CAPACITY" ] || continue
 				JOB_START[$name]=$(date +%s)
+				: >"$JOBS_DIR/$name.counts"
 				(
 					export SM4RS_JOB_NOTE="$JOBS_DIR/$name.note"
+					export SM4RS_COUNTS="$JOBS_DIR/$name.counts"
 					eval "${JOB_CMD[$name]}" && rc=0 || rc=$?
 					# (The processor time of the job and everything it waited for.)
 					times >"$JOBS_DIR/$name.times"

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # test.sh (make test): installs what is missing, then runs every test lane:
 #   host    the bootstrap check, cargo tests of the SM4 core (standard vectors, RustCrypto
-#           oracle), the AESE tables, the results parser, the mutants' texts, the
-#           constant-time checker on planted faults, rustfmt
+#           oracle), the AESE tables, the results parser, the job scheduler's counts, the
+#           mutants' texts, the constant-time checker on planted faults, rustfmt
 #   6.12    Linux 6.12 LTS, on three kernels: the unmodified test kernel with the modules
 #           built out of tree, and the kernel with the patch series (make patches) applied,
 #           the SM4 drivers built =m (intree-m) and built in (intree-y):
@@ -56,11 +56,11 @@ NCPU=$(nproc)
 reported() {
 	local tag=$1 why=$2 before rc=0
 	shift 2
-	before=$(wc -l <"$counts")
+	before=$(wc -l <"$SM4RS_COUNTS")
 	"$@" || rc=$?
-	if [ "$(wc -l <"$counts")" -eq "$before" ] && [ $rc -ne 3 ]; then
+	if [ "$(wc -l <"$SM4RS_COUNTS")" -eq "$before" ] && [ $rc -ne 3 ]; then
 		echo "FAIL $tag ($why, exit $rc)"
-		echo "0 1" >>"$counts"
+		echo "0 1" >>"$SM4RS_COUNTS"
 	fi
 	return $rc
 }
@@ -69,43 +69,55 @@ reported() {
 bootstrap() {
 	"$REPO/scripts/bootstrap.sh" && return 0
 	echo "FAIL [host] bootstrap (the packages above could not be installed)"
-	echo "0 1" >>"$counts"
+	echo "0 1" >>"$SM4RS_COUNTS"
 	return 1
 }
 
 host_checks() {
-	"$REPO/scripts/check-bootstrap.sh" || :
+	reported "[host] bootstrap-check" "scripts/check-bootstrap.sh stopped before reporting" \
+		"$REPO/scripts/check-bootstrap.sh" || :
 	# The AESE variant's tables.
 	if "$PYTHON" "$REPO/scripts/sm4_aese_tables.py" --check; then
 		echo "PASS [host] aese-tables"
-		echo "1 0" >>"$counts"
+		echo "1 0" >>"$SM4RS_COUNTS"
 	else
 		echo "FAIL [host] aese-tables (sm4_neon_core.S's AESE tables are not the derivation's)"
-		echo "0 1" >>"$counts"
+		echo "0 1" >>"$SM4RS_COUNTS"
 	fi
 	# scripts/results.awk on a console log made up to hold every kind of result and problem
-	# (tests/host/results/console.log) must give the results written down for it, and fail.
+	# (tests/host/results/console.log; qemu timed out after the scenario's end) must give the
+	# results written down for it, and fail.
 	local fixture=$REPO/tests/host/results got parser_rc=0
-	got=$(awk -v tag="[fixture]" -f "$REPO/scripts/results.awk" "$fixture/console.log" | LC_ALL=C sort) ||
+	got=$(awk -v tag="[fixture]" -v qemu_rc=124 -f "$REPO/scripts/results.awk" "$fixture/console.log" |
+		LC_ALL=C sort) ||
 		parser_rc=$?
 	if [ "$parser_rc" -ne 0 ] && [ "$got" = "$(cat "$fixture/expected.txt")" ]; then
 		echo "PASS [host] results-parser"
-		echo "1 0" >>"$counts"
+		echo "1 0" >>"$SM4RS_COUNTS"
 	else
 		diff <(echo "$got") "$fixture/expected.txt" | head -n 20 || :
 		echo "FAIL [host] results-parser (scripts/results.awk: not the results of tests/host/results/expected.txt, or exit 0)"
-		echo "0 1" >>"$counts"
+		echo "0 1" >>"$SM4RS_COUNTS"
+	fi
+	# The scheduler's counts (tests/host/jobs/scenario.sh): a job that dies without reporting
+	# is a failure, and each job's results are counted once.
+	if bash "$REPO/tests/host/jobs/scenario.sh" 2>&1 | diff - "$REPO/tests/host/jobs/expected.txt"; then
+		echo "PASS [host] jobs-counts"
+		echo "1 0" >>"$SM4RS_COUNTS"
+	else
+		echo "FAIL [host] jobs-counts (scripts/jobs.sh: not the results of tests/host/jobs/expected.txt)"
+		echo "0 1" >>"$SM4RS_COUNTS"
 	fi
 	# Every mutant of make mutants still applies: its text once in its file (nothing built).
 	local mut mut_rc=0
 	mut=$("$PYTHON" "$REPO/scripts/mutants.py" --check) || mut_rc=$?
 	if [ "$mut_rc" -eq 0 ]; then
 		echo "PASS [host] mutants-apply"
-		echo "1 0" >>"$counts"
+		echo "1 0" >>"$SM4RS_COUNTS"
 	else
 		mut=$(echo "$mut" | sed -n 's/^not ok [0-9]* mutant\.//p' | paste -sd ';' -)
 		echo "FAIL [host] mutants-apply (${mut:-scripts/mutants.py --check exited $mut_rc})"
-		echo "0 1" >>"$counts"
+		echo "0 1" >>"$SM4RS_COUNTS"
 	fi
 	# scripts/ct_check.py on tests/host/ct/planted.S: a routine per rule of the checker, each
 	# with one planted fault, and a clean one (ct_clean). Every line it prints (stderr too) but
@@ -144,23 +156,23 @@ ct_unknown_insn: unknown instruction"
 		s/^ct-check: [^:]*: ([^:+]*)(\+0x[0-9a-f]*)?: ([^:]*)(: .*)?$/\1: \3/' | LC_ALL=C sort)
 	if [ "$ct_rc" = 1 ] && [ "$ct" = "$ct_want" ]; then
 		echo "PASS [host] ct-check-planted"
-		echo "1 0" >>"$counts"
+		echo "1 0" >>"$SM4RS_COUNTS"
 	else
 		diff <(echo "$ct_want") <(echo "$ct" | sed '/^$/d') |
 			sed -n 's/^< /     missing: /p; s/^> /     unexpected: /p' | head -n 40 || :
 		echo "FAIL [host] ct-check-planted (scripts/ct_check.py on tests/host/ct/planted.S: exit $ct_rc where 1 is wanted, $(echo "$ct" | grep -c .) findings where $(echo "$ct_want" | grep -c .) are planted: missing and unexpected ones above)"
-		echo "0 1" >>"$counts"
+		echo "0 1" >>"$SM4RS_COUNTS"
 	fi
 	# The crate roots (rustfmt follows their modules) and the suite they include!.
 	local rust_files=("$REPO"/sm4_*.rs "$REPO"/tests/host/tests/*.rs "$REPO"/tests/kunit/sm4_kunit_main.rs
 		"$REPO"/tests/kunit/sm4_modes.rs)
 	if /usr/bin/rustfmt --check --config-path "$REPO/.rustfmt.toml" "${rust_files[@]}" >/dev/null 2>&1; then
 		echo "PASS [host] rustfmt"
-		echo "1 0" >>"$counts"
+		echo "1 0" >>"$SM4RS_COUNTS"
 	else
 		/usr/bin/rustfmt --check --config-path "$REPO/.rustfmt.toml" "${rust_files[@]}" | head -n 40 || :
 		echo "FAIL [host] rustfmt (run rustfmt --config-path .rustfmt.toml on the files above)"
-		echo "0 1" >>"$counts"
+		echo "0 1" >>"$SM4RS_COUNTS"
 	fi
 }
 
@@ -172,11 +184,11 @@ host_cargo() {
 	awk '
 		/^test .* \.\.\. ok$/ { p++; print "PASS [host] " $2 }
 		/^test .* \.\.\. FAILED$/ { f++; print "FAIL [host] " $2 }
-		END { printf "%d %d\n", p, f >> "'"$counts"'" }' "$hostlog"
+		END { printf "%d %d\n", p, f >> "'"$SM4RS_COUNTS"'" }' "$hostlog"
 	if { [ $rc -ne 0 ] && ! grep -q FAILED "$hostlog"; } || ! grep -q '^test .* \.\.\. ok$' "$hostlog"; then
 		tail -n 20 "$hostlog"
 		echo "FAIL [host] cargo-test (exit $rc, or no test ran)"
-		echo "0 1" >>"$counts"
+		echo "0 1" >>"$SM4RS_COUNTS"
 	fi
 	rm -f "$hostlog"
 }
@@ -190,7 +202,7 @@ lane_source() {
 		echo "NOT RUN [$1] the linux-source-$1 package cannot be had (see the warning above): every check of this lane"
 	elif [ $rc -ne 0 ]; then
 		echo "FAIL [$1] kernel source"
-		echo "0 1" >>"$counts"
+		echo "0 1" >>"$SM4RS_COUNTS"
 	fi
 	return $rc
 }
@@ -200,7 +212,7 @@ kernel_build() {
 	"$REPO/scripts/kernel.sh" "$1" || rc=$?
 	if [ $rc -ne 0 ]; then
 		echo "FAIL [$1] kernel build"
-		echo "0 1" >>"$counts"
+		echo "0 1" >>"$SM4RS_COUNTS"
 	fi
 	return $rc
 }
@@ -222,11 +234,11 @@ checkpatch() {
 	if [ "$errors" -eq 0 ] && [ -n "$patches" ] && [ -f "$CACHE/patches/$lane/0000-cover-letter.patch" ] &&
 		[ "$(echo "$cp_log" | grep -c '^total:')" -eq "$(echo "$patches" | wc -l)" ]; then
 		echo "PASS [$lane] patches.checkpatch ($(echo "$patches" | wc -l) patches and a cover letter, 0 errors; ${what:-no warnings})"
-		echo "1 0" >>"$counts"
+		echo "1 0" >>"$SM4RS_COUNTS"
 	else
 		echo "$cp_log"
 		echo "FAIL [$lane] patches.checkpatch ($errors errors, or a patch checkpatch did not check, or no cover letter)"
-		echo "0 1" >>"$counts"
+		echo "0 1" >>"$SM4RS_COUNTS"
 	fi
 }
 
@@ -241,11 +253,11 @@ make_patches() {
 		n=$((n + 1))
 		if [ $rc -eq 0 ] && diff -r "$REPO/patches/$lane" "$CACHE/patches/$lane" >/dev/null; then
 			echo "PASS [$lane] make-patches"
-			echo "1 0" >>"$counts"
+			echo "1 0" >>"$SM4RS_COUNTS"
 		else
 			tail -n 5 "$JOBS_DIR/make-patches.out"
 			echo "FAIL [$lane] make-patches (exit $rc, or patches/$lane differs from the series the in-tree kernels were built from)"
-			echo "0 1" >>"$counts"
+			echo "0 1" >>"$SM4RS_COUNTS"
 		fi
 	done
 	[ $n -gt 0 ] || return 3
