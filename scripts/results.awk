@@ -14,7 +14,14 @@
 # The results are KTAP (Documentation/dev-tools/ktap.rst), the scenario's (tests/vm/lib/common.sh)
 # and KUnit's alike; around them, the kernel log is checked for anything reported broken.
 
-BEGIN { if (counts == "") counts = "/dev/null"; if (durations == "") durations = "/dev/null" }
+BEGIN {
+	if (counts == "") counts = "/dev/null"; if (durations == "") durations = "/dev/null"
+	# What the kernel prints when something is broken: oopses, BUG()s, WARN()s, sanitizers,
+	# lockdep (its WARNINGs, and its INFO reports, after which it checks nothing more), hung
+	# tasks and RCU stalls (INFO), kCFI, kmemleak, any other stack dump ("Call trace:", but
+	# in a warning a test provoked on purpose, below), and messages the console lost.
+	BAD = "Oops|BUG:|WARNING:|Kernel panic|KASAN|UBSAN|possible circular locking|Unable to handle kernel|cut here|scheduling while atomic|INFO: |rcu_sched self-detected stall|CFI failure|kmemleak: [0-9]+ new suspected|locking correctness validator|Call trace:|messages dropped"
+}
 
 # Whether the WARNING line is raised in one of the functions of sites ("f|g").
 function at_site(line, sites,   n, f, i) {
@@ -22,6 +29,7 @@ function at_site(line, sites,   n, f, i) {
 	for (i = 1; i <= n; i++) if (index(line, " " f[i] "+0x")) return 1
 	return 0
 }
+function note_bad(line) { if (nbad < 20) bad[++nbad] = line }
 function result(ok, name, why) {
 	if (ok) { npass++; printf "PASS %s %s\n", tag, name }
 	else { nfail++; printf "FAIL %s %s%s\n", tag, name, (why != "" ? " (" why ")" : "") }
@@ -88,6 +96,8 @@ NR == 1 { first = $0 }
 # ("# Subtest: <suite>", then its cases indented, then the suite's own result).
 /^ *# Subtest: / { open_at[index($0, "#") - 1] = $NF; next }
 /^ *(not )?ok [0-9]+( |$)/ {
+	# (A kernel line the console glued to a result would be read as part of it.)
+	if ($0 ~ BAD) note_bad($0)
 	indent = match($0, /[^ ]/) - 1
 	line = substr($0, indent + 1)
 	ok = (line !~ /^not /); sub(/^(not )?ok /, "", line)
@@ -119,10 +129,10 @@ expecting && /WARNING:/ && expect_seen < expect_max && at_site($0, expect_site) 
 }
 /WARNING:/ { in_expected = 0 }
 expecting && in_expected && /end trace/ { in_expected = 0; next }
+# (The stack of a warning provoked on purpose; anything else in it still counts.)
+expecting && in_expected && /Call trace:/ { next }
 # Anything the kernel reports as broken fails the run.
-/Oops|BUG:|WARNING:|Kernel panic|KASAN|UBSAN|possible circular locking|Unable to handle kernel|cut here|scheduling while atomic|rcu_sched self-detected stall|rcu: INFO|CFI failure|kmemleak: [0-9]+ new suspected/ {
-	if (nbad < 20) bad[++nbad] = $0
-}
+$0 ~ BAD { note_bad($0) }
 END {
 	# The suites of each module: if sm4_kunit was loaded (or built in), each of the
 	# suites of every module loaded must have run cases, not only skipped them. A suite
@@ -150,9 +160,14 @@ END {
 	}
 	if (ended && announced != nscenario)
 		result(0, "vm.ktap-count", "the scenario printed " announced " results, " nscenario " were read")
-	result(begun && ended, "vm.completed",
-		begun ? (ended ? "" : "guest did not finish (qemu exit " qemu_rc (qemu_rc == 124 ? ", timeout" : "") \
-		"; last kernel time " stamp " s; last line: " last ")") : "guest never started")
+	# (After the scenario's end the guest still syncs its disks and powers off: qemu must
+	# then exit 0, not time out or crash.)
+	qemu_ok = (qemu_rc "" == "" || qemu_rc + 0 == 0)
+	qemu_said = "qemu exit " qemu_rc (qemu_rc == 124 ? ", timeout" : "")
+	result(begun && ended && qemu_ok, "vm.completed",
+		!begun ? "guest never started" : !ended ? "guest did not finish (" qemu_said \
+		"; last kernel time " stamp " s; last line: " last ")" : \
+		qemu_ok ? "" : "the scenario ended, then the guest did not power off (" qemu_said ")")
 	# A log that was never written is not a clean log.
 	if (!booted) {
 		result(0, "kernel.log-clean", "no kernel log: the kernel never booted" (first != "" ? "; qemu said: " first : ""))
