@@ -167,9 +167,10 @@ int main(int argc, char **argv)
 			break;
 		if (maxn && nth == maxn) {
 			printf("dmfault first %u allocations, %u failed cleanly\n", nth, failed);
-			return remove_mapping(ctl, 0);
+			return remove_mapping(ctl, !failed);
 		}
 	}
 	printf("dmfault %u allocations, %u failed cleanly\n", nth - 1, failed);
-	return remove_mapping(ctl, 0);
+	/* No allocation made to fail: nothing was tested. */
+	return remove_mapping(ctl, !failed);
 }
