@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 """trace-request.py: where one request's instructions go, ours against upstream's C.
 
-    scripts/trace-request.py [--lane 6.12] MODE FUNCTION HIT[,HIT...]
+    scripts/trace-request.py [--lane 6.12] [--driver ce|neon] [--pcs FILE] MODE FUNCTION HIT[,HIT...]
 
 Boots the lane's benchmark kernel (make bench builds it) with the scenario tests/vm/trace.sh,
-which loads upstream's C sm4-ce drivers and then ours and runs tcrypt mode MODE on each. For
+which loads upstream's C sm4-ce drivers (--driver neon: sm4-neon, on -cpu cortex-a72, where
+ours runs the variant it picks there) and then ours, and runs tcrypt mode MODE on each. For
 each side, the HIT-th call of the kernel function FUNCTION (crypto_skcipher_encrypt or
 _decrypt, crypto_aead_encrypt or _decrypt) is single-stepped through QEMU's gdb stub until it
 returns, and the instructions it executed are counted per function (the kernel's from
@@ -89,8 +90,9 @@ def module_symbols(kodir, sections):
     return out
 
 
-def trace(g, table, hits, brk):
-    """Single-steps the calls `hits` of `brk`: {hit: (count, Counter of functions)}."""
+def trace(g, table, hits, brk, pcs=None):
+    """Single-steps the calls `hits` of `brk`: {hit: (count, Counter of functions)}; with
+    `pcs`, writes each instruction there as function+offset."""
     g.cmd(f"Z0,{brk:x},4")
     done, seen = {}, 0
     for hit in hits:
@@ -107,6 +109,9 @@ def trace(g, table, hits, brk):
         while True:
             i = bisect.bisect_right(table, (pc, "\uffff")) - 1
             per[table[i][1] if i >= 0 else hex(pc)] += 1
+            if pcs:
+                pcs.write(f"{hit} {table[i][1]}+0x{pc - table[i][0]:x}\n" if i >= 0
+                          else f"{hit} 0x{pc:x}\n")
             n += 1
             g.cmd("s")
             r = g.regs()
@@ -124,6 +129,10 @@ def main():
     ap.add_argument("mode", type=int)
     ap.add_argument("function")
     ap.add_argument("hits")
+    ap.add_argument("--driver", choices=["ce", "neon"], default="ce")
+    ap.add_argument("--pcs", metavar="FILE",
+                    help="also write each side's executed instructions, in order, as "
+                         "function+offset, to FILE.upstream and FILE.ours")
     a = ap.parse_args()
     hits = sorted(int(h) for h in a.hits.split(","))
     lane = f"{a.lane}-bench"
@@ -138,13 +147,15 @@ def main():
     brk = [addr for addr, name in syms if name == a.function]
     if not brk:
         sys.exit(f"trace-request: no kernel function {a.function}")
-    work = f"{CACHE}/vm/{lane}-trace-max"
+    cpu = "max" if a.driver == "ce" else "cortex-a72"
+    work = f"{CACHE}/vm/{lane}-trace-{cpu}"
     console = f"{work}/console.log"
     if os.path.exists(console):
         os.unlink(console)
     env = dict(os.environ, SM4RS_QEMU_EXTRA=f"-gdb tcp:127.0.0.1:{PORT}", SM4RS_SMP="1",
-               SM4RS_APPEND=f"nokaslr sm4rs.tmode={a.mode}", SM4RS_VM_TIMEOUT="1800")
-    vm = subprocess.Popen([f"{REPO}/scripts/vm.sh", lane, "trace", "max"], env=env,
+               SM4RS_APPEND=f"nokaslr sm4rs.tmode={a.mode} sm4rs.tdrv={a.driver}",
+               SM4RS_VM_TIMEOUT="1800")
+    vm = subprocess.Popen([f"{REPO}/scripts/vm.sh", lane, "trace", cpu], env=env,
                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     sections = collections.defaultdict(lambda: collections.defaultdict(dict))
     results, pos = {}, 0
@@ -162,6 +173,9 @@ def main():
             m = re.match(r"SM4RS-TRACE-SECTION (\S+) (\S+) (\S+) 0x([0-9a-f]+)", line.strip())
             if m:
                 sections[m[1]][m[2]][m[3]] = int(m[4], 16)
+            if re.match(r"not ok \d+ trace\.", line.strip()):
+                vm.kill()
+                sys.exit(f"trace-request: the guest said: {line.strip()} ({console})")
             m = re.match(r"SM4RS-TRACE-GO (\S+)", line.strip())
             if m:
                 side = m[1]
@@ -169,7 +183,8 @@ def main():
                 table = sorted(syms + module_symbols(kodir, sections[side]))
                 g = Gdb()
                 g.interrupt()
-                results[side] = trace(g, table, hits, brk[0])
+                results[side] = trace(g, table, hits, brk[0],
+                                      a.pcs and open(f"{a.pcs}.{side}", "w"))
                 g.s.sendall(b"$D#44")  # detach: the guest runs on
                 g.s.close()
     if set(results) != {"upstream", "ours"}:
