@@ -443,6 +443,9 @@ enum Op<'a> {
 /// whole batches of 8 in one call of the core, then the rest (1 to 7 blocks) in one call of
 /// the routine for them, all on their memory. `k` is first limited to the blocks that `g`
 /// and every stack operand hold, so the core reads and writes nothing outside them.
+/// (Inlined: each mode's operands are constants, and the limits and pointers of those it
+/// does not use fold away.)
+#[inline(always)]
 fn run(
     neon: &Neon,
     rk: &RoundKeys,
