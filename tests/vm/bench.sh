@@ -122,28 +122,16 @@ run_side() {
 	local side=$1
 	shift
 	case $which:$side in
-	ce:upstream) load $K/sm4.ko $K/sm4-ce-cipher.ko $K/sm4-ce.ko $K/sm4-ce-gcm.ko \
-		$K/sm4-ce-ccm.ko || return 1 ;;
-	ce:ours) load $O/sm4-ce.ko $O/sm4-ce-gcm.ko $O/sm4-ce-ccm.ko || return 1 ;;
-	# Upstream's XTS is the template over ecb-sm4-neon, whose tweak needs the sm4 cipher.
-	neon:upstream) load $K/sm4.ko $K/sm4_generic.ko $K/sm4-neon.ko || return 1 ;;
-	neon:ours) load $O/sm4-neon.ko || return 1 ;;
 	# The variant with the fewest instructions (tbl + three tbx): what the instruction
 	# counts of the glue are when the loop is not the one picked for cycles.
 	neon:ours-tbx)
 		insmod $O/sm4-neon.ko impl=tbx 2>/tmp/err ||
 			{ fail "bench.load.sm4-neon.impl=tbx" "$(cat /tmp/err)"; return 1; }
 		;;
-	generic:upstream) load $K/sm4.ko $K/sm4_generic.ko || return 1 ;;
-	generic:ours) load $O/sm4-generic.ko || return 1 ;;
+	*) load $(side_modules "$which" "$side") || return 1 ;;
 	esac
 	if [ "$clients" = 1 ]; then clients "$side" || return 1; else speed "$side"; fi
-	# Unload the side's drivers (and the template instances over them).
-	case $which in
-	ce) rmmod sm4_ce_gcm sm4_ce_ccm sm4_ce sm4_ce_cipher 2>/dev/null ;;
-	neon) rmmod sm4_neon sm4_generic 2>/dev/null ;;
-	generic) rmmod sm4_generic 2>/dev/null ;;
-	esac
+	side_unload "$which"
 	if grep -qE 'sm4_(ce|neon|generic|ce_cipher|ce_gcm|ce_ccm) ' /proc/modules; then
 		fail "bench.unload.$side" "$(grep sm4 /proc/modules)"
 		return 1

@@ -56,6 +56,32 @@ load_sm4_library() {
 	insmod /lib/modules/kernel/sm4.ko
 }
 
+# side_modules DRIVER SIDE: the modules, in load order, of one side of the comparisons of
+# make bench and trace-request.py (DRIVER ce, neon or generic; SIDE upstream or ours).
+# Upstream's XTS over sm4-neon is the template over ecb-sm4-neon, whose tweak needs the sm4
+# cipher (sm4_generic).
+side_modules() {
+	local k=/lib/modules/kernel o=/lib/modules/sm4rs
+	case $1:$2 in
+	ce:upstream) echo "$k/sm4.ko $k/sm4-ce-cipher.ko $k/sm4-ce.ko $k/sm4-ce-gcm.ko $k/sm4-ce-ccm.ko" ;;
+	ce:ours) echo "$o/sm4-ce.ko $o/sm4-ce-gcm.ko $o/sm4-ce-ccm.ko" ;;
+	neon:upstream) echo "$k/sm4.ko $k/sm4_generic.ko $k/sm4-neon.ko" ;;
+	neon:ours) echo "$o/sm4-neon.ko" ;;
+	generic:upstream) echo "$k/sm4.ko $k/sm4_generic.ko" ;;
+	generic:ours) echo "$o/sm4-generic.ko" ;;
+	esac
+}
+# side_unload DRIVER: unloads either side's drivers of side_modules (and the template
+# instances over them; the sm4 library stays). (busybox's rmmod stops at the first module
+# that is not loaded: the names are those both sides may have.)
+side_unload() {
+	case $1 in
+	ce) rmmod sm4_ce_gcm sm4_ce_ccm sm4_ce sm4_ce_cipher 2>/dev/null ;;
+	neon) rmmod sm4_neon sm4_generic 2>/dev/null ;;
+	generic) rmmod sm4_generic 2>/dev/null ;;
+	esac
+}
+
 # Loads one of our modules by file name (sm4_kunit: the KUnit suites run during its load,
 # after it registered the oracle, for which the C SM4 library is loaded first).
 load_ours() {
