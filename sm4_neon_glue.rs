@@ -250,35 +250,48 @@ impl Variant {
         }
     }
 
+    /// The variant numbered `n` (as `sm4rs_neon_impl` holds it), if one is.
+    #[inline(always)]
+    fn from_number(n: u64) -> Option<Variant> {
+        Variant::ALL.into_iter().find(|&v| v as u64 == n)
+    }
+
     /// The variant to use in the section `neon`: the one forced (by the module parameter,
     /// or a test), else the one for this CPU. AESE only where the CPUs have it.
+    ///
+    /// Every section asks, so the usual case is inline and a leaf: nothing forced, and the
+    /// CPU the same kind as the last one asked about (big.LITTLE systems mix kinds). The
+    /// MIDR and its variant are one word, so a race only costs a search.
+    #[inline(always)]
     fn current(neon: &Neon) -> Variant {
         // SAFETY: `sm4rs_neon_impl` is a 4-byte, 4-byte-aligned `.long` of
         // `sm4_neon_core.S` (the layout of an `AtomicU32`), only accessed atomically.
         let forced = unsafe { &asm::sm4rs_neon_impl }.load(Ordering::Relaxed);
-        match Variant::ALL.iter().find(|v| **v as u32 == forced) {
-            Some(&v) if v != Variant::Aese || aese_usable() => v,
-            _ => Variant::for_cpu_cached(simd::cpu_midr(neon)),
+        let midr = simd::cpu_midr(neon);
+        let last = LAST_CPU.load(Ordering::Relaxed);
+        match Variant::from_number(last & 0xff) {
+            Some(v) if forced == 0 && last >> 32 == u64::from(midr) => v,
+            _ => Variant::search(forced, midr),
         }
     }
 
-    /// [`Variant::for_cpu`] with the CPUs' FEAT_AES, remembered for the last CPU asked
-    /// about: the table is searched only when a section runs on another kind of CPU than the
-    /// last one (big.LITTLE), not in every section. (Races only cost a search: the MIDR and
-    /// its variant are one word.)
-    fn for_cpu_cached(midr: u32) -> Variant {
-        static LAST: AtomicU64 = AtomicU64::new(0);
-        let last = LAST.load(Ordering::Relaxed);
-        if last >> 32 == u64::from(midr) {
-            if let Some(&v) = Variant::ALL.iter().find(|v| **v as u64 == last & 0xff) {
-                return v;
+    /// [`Variant::current`] the long way: the variant forced, if usable, else the line of
+    /// [`CPUS`] for the CPU with this `MIDR_EL1` (and the CPUs' FEAT_AES), remembered.
+    fn search(forced: u32, midr: u32) -> Variant {
+        match Variant::from_number(forced.into()) {
+            Some(v) if v != Variant::Aese || aese_usable() => v,
+            _ => {
+                let v = Variant::for_cpu(midr, aese_usable());
+                LAST_CPU.store(u64::from(midr) << 32 | v as u64, Ordering::Relaxed);
+                v
             }
         }
-        let v = Variant::for_cpu(midr, aese_usable());
-        LAST.store(u64::from(midr) << 32 | v as u64, Ordering::Relaxed);
-        v
     }
 }
+
+/// The `MIDR_EL1` of the last CPU whose variant [`Variant::search`] looked up (upper half),
+/// and that variant's number (lowest byte); 0 before the first.
+static LAST_CPU: AtomicU64 = AtomicU64::new(0);
 
 use Variant::{Aese, Tbl, Tbx};
 

@@ -30,7 +30,6 @@
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/unaligned.h>
-#include <asm/cputype.h>
 #include <asm/neon.h>
 #include <asm/simd.h>
 
@@ -176,15 +175,6 @@ static inline void sm4rs_swap16(u8 *a, u8 *b)
 	put_unaligned(get_unaligned((u64 *)(b + 8)), (u64 *)(a + 8));
 	put_unaligned(a0, (u64 *)b);
 	put_unaligned(a1, (u64 *)(b + 8));
-}
-
-/*
- * This CPU's MIDR_EL1 (implementer, part number), for a driver that picks the code that
- * suits the CPU it runs on (big.LITTLE systems mix parts).
- */
-static inline u32 sm4rs_cpu_midr(void)
-{
-	return read_cpuid_id();
 }
 
 /* The current task, as an address to compare (for tests). */

@@ -262,15 +262,27 @@ pub fn cpu_has_pmull() -> bool {
 }
 
 /// The `MIDR_EL1` of the CPU running the section `_neon`: a hint, as the section may migrate.
+#[inline(always)]
 pub fn cpu_midr(_neon: &Neon) -> u32 {
-    // SAFETY: reads this CPU's identification register.
-    unsafe { bindings::cpu_midr() }
+    cpu_midr_now()
 }
 
-/// The `MIDR_EL1` of the CPU running the caller now, for messages.
+/// The `MIDR_EL1` of the CPU running the caller now (`read_cpuid_id()`), for messages.
+#[inline(always)]
 pub fn cpu_midr_now() -> u32 {
-    // SAFETY: reads this CPU's identification register.
-    unsafe { bindings::cpu_midr() }
+    let midr: u64;
+    // SAFETY: reads this CPU's identification register, which EL1 may always read; no
+    // memory, stack or flags are touched. (Inline, not `read_cpuid_id()` through a helper:
+    // a driver that picks its code per CPU asks in every section.)
+    unsafe {
+        core::arch::asm!(
+            "mrs {}, midr_el1",
+            out(reg) midr,
+            options(nomem, nostack, preserves_flags)
+        )
+    };
+    // The upper half is RES0.
+    midr as u32
 }
 
 /// Whether kernel-mode NEON can be used at all (`system_supports_fpsimd()`).
