@@ -45,7 +45,6 @@ use core::sync::atomic::{AtomicU64, Ordering};
 use crypto::{
     simd::{self, Neon, Simd},
     skcipher::{self, InOut},
-    wipe_raw,
 };
 use kernel::{
     error::code::{EINVAL, ENODEV},
@@ -406,10 +405,12 @@ impl<const N: usize> Blocks<N> {
 
 impl<const N: usize> Drop for Blocks<N> {
     fn drop(&mut self) {
-        let len = self.used.min(N) * core::mem::size_of::<u128>();
-        // SAFETY: the first `used <= N` words' `len` bytes, exclusively borrowed and
-        // initialised (invariant).
-        unsafe { wipe_raw(self.words.as_mut_ptr().cast(), len) };
+        // As `wipe()` does, but a block at a time, as `first` zeroes them.
+        for w in &mut self.words[..self.used.min(N)] {
+            // SAFETY: `w` is a valid, exclusive, aligned word of the array.
+            unsafe { core::ptr::write_volatile(w.as_mut_ptr(), 0) };
+        }
+        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
     }
 }
 
@@ -530,29 +531,19 @@ fn run(
 
 /// Runs `f` on each group of up to 32 blocks of the first `nblocks` blocks of `io` (`f`
 /// gets the group, its number of blocks `k`, and a stack buffer of `k + 1` blocks, for the
-/// operands the mode prepares; it is shared by the groups and wiped at the end, as far as
-/// it was used).
-fn by_group(io: &mut InOut<'_>, nblocks: usize, f: impl FnMut(&mut InOut<'_>, usize, &mut [u128])) {
-    let nblocks = nblocks.min(io.len() / BLOCK_SIZE);
-    // Short requests do not pay for zeroing a large buffer.
-    if nblocks <= BATCH {
-        groups::<{ BATCH + 1 }>(io, nblocks, f);
-    } else {
-        groups::<{ GROUP + 1 }>(io, nblocks, f);
-    }
-}
-
-/// [`by_group`] with a buffer of `N` blocks: groups of up to `N - 1`.
+/// operands the mode prepares; it is shared by the groups, zeroed only as far as they use
+/// it, and wiped that far at the end). Inlined with `f`: each mode has one call.
 #[inline(always)]
-fn groups<const N: usize>(
+fn by_group(
     io: &mut InOut<'_>,
     nblocks: usize,
     mut f: impl FnMut(&mut InOut<'_>, usize, &mut [u128]),
 ) {
-    let mut buf = Blocks::<N>::new();
+    let nblocks = nblocks.min(io.len() / BLOCK_SIZE);
+    let mut buf = Blocks::<{ GROUP + 1 }>::new();
     let mut done = 0;
     while done < nblocks {
-        let k = (nblocks - done).min(N - 1);
+        let k = (nblocks - done).min(GROUP);
         f(
             &mut io.range(done * BLOCK_SIZE, k * BLOCK_SIZE),
             k,
