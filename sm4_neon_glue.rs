@@ -387,13 +387,7 @@ impl<const N: usize> Blocks<N> {
     fn first(&mut self, n: usize) -> &mut [u128] {
         let n = n.min(N);
         if self.used < n {
-            // (Volatile stores, a block's pair each: LLVM makes a loop of plain ones, or
-            // `write_bytes`, a call of `memset`, about 20 instructions more for the one or two
-            // blocks of a short request.)
-            for w in &mut self.words[self.used..n] {
-                // SAFETY: `w` is a valid, exclusive, aligned word of the array.
-                unsafe { core::ptr::write_volatile(w.as_mut_ptr(), 0) };
-            }
+            zero(&mut self.words[self.used..n]);
             // INVARIANT: the words from `used` to `n` were just zeroed.
             self.used = n;
         }
@@ -405,12 +399,20 @@ impl<const N: usize> Blocks<N> {
 
 impl<const N: usize> Drop for Blocks<N> {
     fn drop(&mut self) {
-        // As `wipe()` does, but a block at a time, as `first` zeroes them.
-        for w in &mut self.words[..self.used.min(N)] {
-            // SAFETY: `w` is a valid, exclusive, aligned word of the array.
-            unsafe { core::ptr::write_volatile(w.as_mut_ptr(), 0) };
-        }
+        // As `wipe()` does (stores the compiler keeps, then a fence), a block at a time.
+        zero(&mut self.words[..self.used.min(N)]);
         core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// Zeroes `words` with volatile stores, a block's pair each: LLVM makes a loop of plain
+/// ones, or `write_bytes`, a call of `memset`, about 20 instructions more for the one or two
+/// blocks of a short request.
+#[inline(always)]
+fn zero(words: &mut [MaybeUninit<u128>]) {
+    for w in words {
+        // SAFETY: `w` is a valid, exclusive, aligned word.
+        unsafe { core::ptr::write_volatile(w.as_mut_ptr(), 0) };
     }
 }
 
