@@ -199,42 +199,6 @@ pub const fn c_name(s: &'static str) -> &'static CStr {
     }
 }
 
-/// A driver name built at compile time from a mode and an implementation: `ecb-sm4-ce`.
-pub struct DriverName([u8; DriverName::MAX]);
-
-impl DriverName {
-    /// `CRYPTO_MAX_ALG_NAME`, the size of `cra_driver_name`.
-    const MAX: usize = 128;
-
-    /// `"<mode>-<implementation>"`; a name that does not fit stops the build.
-    pub const fn new(mode: &str, implementation: &str) -> Self {
-        let (m, i) = (mode.as_bytes(), implementation.as_bytes());
-        assert!(m.len() + 1 + i.len() < Self::MAX, "driver name too long");
-        let mut out = [0u8; Self::MAX];
-        let mut k = 0;
-        while k < m.len() {
-            out[k] = m[k];
-            k += 1;
-        }
-        out[k] = b'-';
-        k = 0;
-        while k < i.len() {
-            out[m.len() + 1 + k] = i[k];
-            k += 1;
-        }
-        Self(out)
-    }
-
-    /// The name as a C string.
-    pub const fn as_c_str(&'static self) -> &'static CStr {
-        match CStr::from_bytes_until_nul(&self.0) {
-            Ok(name) => name,
-            // (`new` always leaves a NUL: at least the last byte.)
-            Err(_) => c"",
-        }
-    }
-}
-
 /// The address of `s` for C (the kernel's clippy configuration disallows `CStr::as_ptr`).
 pub const fn c_str_ptr(s: &CStr) -> *const c_char {
     s.to_bytes_with_nul().as_ptr().cast()

@@ -14,9 +14,9 @@ use crate::crypto::{
     shash::{PlainState, Shash},
     simd::{Neon, Simd},
     skcipher::{InOut, MAX_STEP},
-    wipe, DriverName, Input, Secret,
+    wipe, Input, Secret,
 };
-use crate::modes::{expand, Backend};
+use crate::modes::{expand, Backend, DriverName};
 use crate::sm4::{self, Block, RoundKeys, BLOCK_SIZE};
 use core::{ffi::CStr, marker::PhantomData};
 use kernel::error::Result;

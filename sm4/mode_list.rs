@@ -6,7 +6,9 @@
 //! their registration and their module aliases; the KUnit suites their tables of drivers and
 //! references; `scripts/modes.sh` reads its lines (one mode per line, in exactly the form
 //! below) for the VM scenarios and the AF_ALG tool. A new mode is a line here and its
-//! `impl Skcipher` in `sm4/modes.rs`.
+//! `impl Skcipher` in `sm4/modes.rs`. [`DriverName`] builds the drivers' names.
+
+use core::ffi::CStr;
 
 /// Calls the macro `$m` with the list of modes, one per line:
 ///
@@ -36,3 +38,39 @@ macro_rules! with_modes {
     };
 }
 pub(crate) use with_modes;
+
+/// A driver name built at compile time from a mode and an implementation: `ecb-sm4-ce`.
+pub(crate) struct DriverName([u8; DriverName::MAX]);
+
+impl DriverName {
+    /// `CRYPTO_MAX_ALG_NAME`, the size of `cra_driver_name`.
+    const MAX: usize = 128;
+
+    /// `"<mode>-<implementation>"`; a name that does not fit stops the build.
+    pub(crate) const fn new(mode: &str, implementation: &str) -> Self {
+        let (m, i) = (mode.as_bytes(), implementation.as_bytes());
+        assert!(m.len() + 1 + i.len() < Self::MAX, "driver name too long");
+        let mut out = [0u8; Self::MAX];
+        let mut k = 0;
+        while k < m.len() {
+            out[k] = m[k];
+            k += 1;
+        }
+        out[k] = b'-';
+        k = 0;
+        while k < i.len() {
+            out[m.len() + 1 + k] = i[k];
+            k += 1;
+        }
+        Self(out)
+    }
+
+    /// The name as a C string.
+    pub(crate) const fn as_c_str(&'static self) -> &'static CStr {
+        match CStr::from_bytes_until_nul(&self.0) {
+            Ok(name) => name,
+            // (`new` always leaves a NUL: at least the last byte.)
+            Err(_) => c"",
+        }
+    }
+}

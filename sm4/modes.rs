@@ -20,12 +20,13 @@ use crate::crypto::{
     c_name,
     simd::{Neon, Simd},
     skcipher::{InOut, Request, Skcipher, SkcipherKind, Walk, MAX_STEP},
-    DriverName, Secret,
+    Secret,
 };
 use crate::sm4::{self, RoundKeys, BLOCK_SIZE};
 use core::{ffi::CStr, marker::PhantomData};
 use kernel::error::{code::EINVAL, Result};
 use mode_list::with_modes;
+pub(crate) use mode_list::DriverName;
 
 #[path = "mode_list.rs"]
 mod mode_list;

@@ -17,10 +17,11 @@
 // in one piece must take at least one NEON section per page.
 
 use crate::bindings;
-use crate::crypto::{c_name, simd::SECTION_MAY_SPAN_WALK, DriverName};
+use crate::crypto::{c_name, simd::SECTION_MAY_SPAN_WALK};
 use crate::kunit::{
     check, check_eq, check_ok, fail, in_matrix, skip_unless, suite, Failure, TestResult,
 };
+use crate::mode_list::DriverName;
 use crate::sm4::vectors;
 use crate::testing::{in_hard_irq, AlgParams, SkcipherTfm as Tfm};
 use core::ffi::CStr;

@@ -21,7 +21,7 @@ mode_field() {
 	awk -v m="$1" -v n="$2" '$2 == m { print $n }' "$MODES_LIST"
 }
 # What sm4-ce and sm4-neon register, "algorithm:mode" (driver names are
-# "<mode>-<implementation>", as crypto::DriverName builds them): the skcipher modes of the
+# "<mode>-<implementation>", as sm4/mode_list.rs's DriverName builds them): the skcipher modes of the
 # list (SKCIPHERS: those testmgr tests; OPTIONAL: those behind a Kconfig symbol, which it
 # does not: KUnit does; out of tree only), and sm4-ce's MACs. The scenarios build their
 # driver lists and served checks from them.
