@@ -255,18 +255,18 @@ impl Variant {
         Variant::ALL.into_iter().find(|&v| v as u64 == n)
     }
 
-    /// The variant to use in the section `neon`: the one forced (by the module parameter,
+    /// The variant to use in the section `_neon`: the one forced (by the module parameter,
     /// or a test), else the one for this CPU. AESE only where the CPUs have it.
     ///
     /// Every section asks, so the usual case is inline and a leaf: nothing forced, and the
     /// CPU the same kind as the last one asked about (big.LITTLE systems mix kinds). The
     /// MIDR and its variant are one word, so a race only costs a search.
     #[inline(always)]
-    fn current(neon: &Neon) -> Variant {
+    fn current(_neon: &Neon) -> Variant {
         // SAFETY: `sm4rs_neon_impl` is a 4-byte, 4-byte-aligned `.long` of
         // `sm4_neon_core.S` (the layout of an `AtomicU32`), only accessed atomically.
         let forced = unsafe { &asm::sm4rs_neon_impl }.load(Ordering::Relaxed);
-        let midr = simd::cpu_midr(neon);
+        let midr = cpu_midr();
         let last = LAST_CPU.load(Ordering::Relaxed);
         match Variant::from_number(last & 0xff) {
             Some(v) if forced == 0 && last >> 32 == u64::from(midr) => v,
@@ -286,6 +286,20 @@ impl Variant {
             }
         }
     }
+}
+
+/// The `MIDR_EL1` of the CPU running the caller (`read_cpuid_id()`): in a section, a hint, as
+/// the section may migrate. Inline, not through a C helper: every section asks.
+#[inline(always)]
+fn cpu_midr() -> u32 {
+    let midr: u64;
+    // SAFETY: reads this CPU's identification register, which EL1 may always read; no
+    // memory, stack or flags are touched.
+    unsafe {
+        core::arch::asm!("mrs {}, midr_el1", out(reg) midr, options(nomem, nostack, preserves_flags))
+    };
+    // The upper half is RES0.
+    midr as u32
 }
 
 /// The `MIDR_EL1` of the last CPU whose variant [`Variant::search`] looked up (upper half),
@@ -793,7 +807,7 @@ impl kernel::Module for Sm4NeonModule {
         match forced {
             Some(v) => pr_info!("parallel modes with the S-box impl={:?}\n", v.name()),
             None => {
-                let (aes, midr) = (aese_usable(), simd::cpu_midr_now());
+                let (aes, midr) = (aese_usable(), cpu_midr());
                 pr_info!(
                     "parallel modes with the S-box for each CPU (impl=auto; AES and PMULL: {}; \
                      the loading CPU, MIDR {:#010x}: {:?})\n",

@@ -261,30 +261,6 @@ pub fn cpu_has_pmull() -> bool {
     unsafe { bindings::cpu_have_feature(bindings::KERNEL_HWCAP_PMULL) }
 }
 
-/// The `MIDR_EL1` of the CPU running the section `_neon`: a hint, as the section may migrate.
-#[inline(always)]
-pub fn cpu_midr(_neon: &Neon) -> u32 {
-    cpu_midr_now()
-}
-
-/// The `MIDR_EL1` of the CPU running the caller now (`read_cpuid_id()`), for messages.
-#[inline(always)]
-pub fn cpu_midr_now() -> u32 {
-    let midr: u64;
-    // SAFETY: reads this CPU's identification register, which EL1 may always read; no
-    // memory, stack or flags are touched. (Inline, not `read_cpuid_id()` through a helper:
-    // a driver that picks its code per CPU asks in every section.)
-    unsafe {
-        core::arch::asm!(
-            "mrs {}, midr_el1",
-            out(reg) midr,
-            options(nomem, nostack, preserves_flags)
-        )
-    };
-    // The upper half is RES0.
-    midr as u32
-}
-
 /// Whether kernel-mode NEON can be used at all (`system_supports_fpsimd()`).
 pub fn fpsimd_usable() -> bool {
     // SAFETY: reads the system-wide CPU capabilities.
