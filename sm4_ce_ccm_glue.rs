@@ -28,7 +28,7 @@ mod sm4;
 use aead_mode::{StepArgs, AD_WITH_TEXT_MAX, FIRST, LAST};
 use core::ffi::{c_uint, CStr};
 use crypto::{
-    aead::{self, Aead, Request, MAX_TAG},
+    aead::{self, Aead, AssocBlocks, Request, MAX_TAG},
     alg::Key,
     edeadlk, eoverflow,
     simd::{self, Neon, Simd},
@@ -80,9 +80,6 @@ mod asm {
 
 /// A block.
 type Block = [u8; BLOCK_SIZE];
-
-/// A block of zeros: `sm4rs_ce_ccm_mac` on it encrypts the MAC.
-static ZERO_BLOCK: Block = [0; BLOCK_SIZE];
 
 /// The kernel's CCM IV: L - 1, the nonce, and room for the counter.
 const IV_SIZE: usize = 16;
@@ -144,9 +141,8 @@ struct Ccm<'a> {
     decrypt: bool,
     /// [`FIRST`] until the first step, [`LAST`] after the last.
     flags: c_uint,
-    /// The bytes of associated data XORed into the MAC's block and not yet encrypted (less
-    /// than a block).
-    fill: usize,
+    /// The block that the associated data's pieces (after its length) share, not yet MACed.
+    ad: AssocBlocks,
 }
 
 impl<'a> Ccm<'a> {
@@ -161,7 +157,7 @@ impl<'a> Ccm<'a> {
             },
             decrypt,
             flags: FIRST,
-            fill: 0,
+            ad: AssocBlocks::default(),
         }
     }
 
@@ -206,49 +202,17 @@ impl<'a> Ccm<'a> {
         self.flags = if last { LAST } else { 0 };
     }
 
-    /// MACs a piece of the associated data (after the first step), as upstream's glue:
-    /// whole blocks from the piece, the bytes of a block that pieces share XORed into the
-    /// MAC, which is encrypted when they fill it or, with `last`, end.
-    fn ad(&mut self, neon: &Neon, data: Input<'_>, last: bool) {
-        let mut data = data;
-        while !data.is_empty() {
-            let n = data.blocks(BLOCK_SIZE);
-            if self.fill == 0 && n > 0 {
-                // SAFETY: `data` holds `n` whole blocks.
-                unsafe { self.mac(neon, data.as_ptr(), n) };
-                data = data.split_at(n as usize * BLOCK_SIZE).1;
-                continue;
-            }
-            let (head, rest) = data.split_at(BLOCK_SIZE - self.fill);
-            let mut b = [0u8; BLOCK_SIZE];
-            head.read(&mut b);
-            for (m, b) in self.st.mac.iter_mut().skip(self.fill).zip(b) {
-                *m ^= b;
-            }
-            self.fill = (self.fill + head.len()) % BLOCK_SIZE;
-            if self.fill == 0 {
-                // SAFETY: a block.
-                unsafe { self.mac(neon, ZERO_BLOCK.as_ptr(), 1) };
-            }
-            data = rest;
-        }
-        if last && self.fill > 0 {
-            self.fill = 0;
-            // SAFETY: a block.
-            unsafe { self.mac(neon, ZERO_BLOCK.as_ptr(), 1) };
-        }
-    }
-
-    /// The CBC-MAC of `n` blocks at `p` after the MAC so far.
-    ///
-    /// # Safety
-    ///
-    /// `p` must be readable for `n` blocks.
-    unsafe fn mac(&mut self, _: &Neon, p: *const u8, n: c_uint) {
+    /// MACs a piece of the associated data (after the first step), as upstream's glue: its
+    /// whole blocks, and the blocks it shares with the pieces before it or, with `last`,
+    /// ends.
+    fn ad(&mut self, _: &Neon, piece: Input<'_>, last: bool) {
         let (rk, mac) = (self.rk.as_ptr(), self.st.mac.as_mut_ptr());
-        // SAFETY: NEON is on (the token); `p` has `n` whole blocks (caller), the schedule
-        // is 32 words and the MAC 16 bytes.
-        unsafe { asm::sm4rs_ce_ccm_mac(rk, mac, p, n) }
+        let mut piece = piece;
+        while let Some(blocks) = self.ad.next(&mut piece, last) {
+            // SAFETY: NEON is on (the token); the schedule is 32 words, the MAC 16 bytes,
+            // and `blocks` whole blocks.
+            unsafe { asm::sm4rs_ce_ccm_mac(rk, mac, blocks.as_ptr(), blocks.blocks(BLOCK_SIZE)) };
+        }
     }
 
     /// The text, a NEON section per step of the kernel's walk, with `ad` (the associated

@@ -26,7 +26,7 @@ mod sm4;
 use aead_mode::{StepArgs, AD_WITH_TEXT_MAX, FIRST, LAST};
 use core::ffi::{c_uint, CStr};
 use crypto::{
-    aead::{self, Aead, Request, MAX_TAG},
+    aead::{self, Aead, AssocBlocks, Request, MAX_TAG},
     alg::Key,
     edeadlk,
     simd::{self, Neon, Simd},
@@ -81,9 +81,6 @@ mod asm {
 
 /// A block.
 type Block = [u8; BLOCK_SIZE];
-
-/// A block of zeros: `sm4rs_ce_ghash` on it multiplies the hash by H.
-static ZERO_BLOCK: Block = [0; BLOCK_SIZE];
 
 /// GCM's IV: 96 bits.
 const IV_SIZE: usize = 12;
@@ -193,9 +190,8 @@ struct Gcm<'a> {
     decrypt: bool,
     /// [`FIRST`] until the first step, [`LAST`] after the last.
     flags: c_uint,
-    /// The bytes of associated data XORed into the hash's block and not yet multiplied by
-    /// H (less than a block).
-    fill: usize,
+    /// The associated data's block that its pieces share, not yet hashed.
+    ad: AssocBlocks,
 }
 
 impl<'a> Gcm<'a> {
@@ -210,7 +206,7 @@ impl<'a> Gcm<'a> {
             iv: req.iv().as_ptr(),
             decrypt,
             flags: FIRST,
-            fill: 0,
+            ad: AssocBlocks::default(),
         }
     }
 
@@ -242,49 +238,16 @@ impl<'a> Gcm<'a> {
         self.flags = if last { LAST } else { 0 };
     }
 
-    /// Hashes a piece of the associated data, as upstream's glue: whole blocks from the
-    /// piece, the bytes of a block that pieces share XORed into the hash, which is
-    /// multiplied by H when they fill it or, with `last`, end.
-    fn ad(&mut self, neon: &Neon, data: Input<'_>, last: bool) {
-        let mut data = data;
-        while !data.is_empty() {
-            let n = data.blocks(BLOCK_SIZE);
-            if self.fill == 0 && n > 0 {
-                // SAFETY: `data` holds `n` whole blocks.
-                unsafe { self.ghash(neon, data.as_ptr(), n) };
-                data = data.split_at(n as usize * BLOCK_SIZE).1;
-                continue;
-            }
-            let (head, rest) = data.split_at(BLOCK_SIZE - self.fill);
-            let mut b = [0u8; BLOCK_SIZE];
-            head.read(&mut b);
-            for (x, b) in self.st.x.iter_mut().skip(self.fill).zip(b) {
-                *x ^= b;
-            }
-            self.fill = (self.fill + head.len()) % BLOCK_SIZE;
-            if self.fill == 0 {
-                // SAFETY: a block.
-                unsafe { self.ghash(neon, ZERO_BLOCK.as_ptr(), 1) };
-            }
-            data = rest;
-        }
-        if last && self.fill > 0 {
-            self.fill = 0;
-            // SAFETY: a block.
-            unsafe { self.ghash(neon, ZERO_BLOCK.as_ptr(), 1) };
-        }
-    }
-
-    /// The hash of `n` blocks at `p` into the hash so far.
-    ///
-    /// # Safety
-    ///
-    /// `p` must be readable for `n` blocks.
-    unsafe fn ghash(&mut self, _: &Neon, p: *const u8, n: c_uint) {
+    /// Hashes a piece of the associated data, as upstream's glue: its whole blocks, and
+    /// the blocks it shares with the pieces before it or, with `last`, ends.
+    fn ad(&mut self, _: &Neon, piece: Input<'_>, last: bool) {
         let (h, x) = (self.key.h.0.as_ptr(), self.st.x.as_mut_ptr());
-        // SAFETY: NEON is on (the token); `p` has `n` whole blocks (caller), the table is
-        // 128 bytes and the hash 16.
-        unsafe { asm::sm4rs_ce_ghash(h, x, p, n) };
+        let mut piece = piece;
+        while let Some(blocks) = self.ad.next(&mut piece, last) {
+            // SAFETY: NEON is on (the token); the table is 128 bytes, the hash 16, and
+            // `blocks` whole blocks.
+            unsafe { asm::sm4rs_ce_ghash(h, x, blocks.as_ptr(), blocks.blocks(BLOCK_SIZE)) };
+        }
     }
 
     /// The text, a NEON section per step of the kernel's walk, with `ad` (the associated

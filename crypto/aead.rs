@@ -5,8 +5,9 @@
 //! C headers: [`include/crypto/aead.h`](srctree/include/crypto/aead.h),
 //! [`include/crypto/internal/aead.h`](srctree/include/crypto/internal/aead.h).
 //!
-//! A driver reads the associated data with [`Request::assoc`], walks the text with
-//! [`Request::walk`] and writes or checks the tag with [`Request::finish`]. As in C, a
+//! A driver reads the associated data with [`Request::assoc`] (in blocks with
+//! [`AssocBlocks`]), walks the text with [`Request::walk`] and writes or checks the tag with
+//! [`Request::finish`]. As in C, a
 //! decryption whose tag does not match has written its plaintext to the destination.
 
 use super::{
@@ -354,6 +355,46 @@ impl AssocData<'_> {
 impl Drop for AssocData<'_> {
     fn drop(&mut self) {
         self.walk.done(false);
+    }
+}
+
+/// Associated data in whole 16-byte blocks, the last padded with zeros (as GHASH and CBC-MAC
+/// take it), from pieces of any length ([`AssocData::next`]): a piece's whole blocks where
+/// they lie, and the blocks that pieces share gathered here.
+///
+/// # Invariants
+///
+/// `fill < 16`: the first `fill` bytes of `buf` begin a block.
+#[derive(Default)]
+pub struct AssocBlocks {
+    buf: [u8; 16],
+    fill: usize,
+}
+
+impl AssocBlocks {
+    /// The next whole blocks taken from `data`, or a block gathered from its bytes and those
+    /// before them; with `last` (`data` ends the associated data), the rest padded with
+    /// zeros. `None` when `data` is used up.
+    pub fn next<'s, 'd: 's>(&'s mut self, data: &mut Input<'d>, last: bool) -> Option<Input<'s>> {
+        let whole = data.len() & !15;
+        if self.fill == 0 && whole > 0 {
+            let blocks;
+            (blocks, *data) = data.split_at(whole);
+            return Some(blocks);
+        }
+        let head;
+        (head, *data) = data.split_at(16 - self.fill);
+        head.read(&mut self.buf[self.fill..]);
+        let fill = self.fill + head.len();
+        if fill < 16 && !(last && data.is_empty() && fill > 0) {
+            // INVARIANT: less than a block.
+            self.fill = fill;
+            return None;
+        }
+        self.buf[fill..].fill(0);
+        // INVARIANT: the block is handed out whole.
+        self.fill = 0;
+        Some(Input::from_array(&self.buf))
     }
 }
 

@@ -17,6 +17,8 @@
 //! - `wipe` zeroes every byte it is given, at every alignment, and nothing else.
 //! - An AEAD's associated data, once a piece of it was handed out, is not handed out whole:
 //!   the piece is still mapped and the walk has not moved past it.
+//! - `AssocBlocks` turns associated data in pieces of any length into its blocks, the last
+//!   padded with zeros, as GHASH and CBC-MAC take them.
 //!
 //! The kernel warnings these cases provoke are announced on the console between
 //! `SM4RS-EXPECT-WARN-BEGIN <at most> <function> <why>` and `SM4RS-EXPECT-WARN-END`: the test
@@ -24,7 +26,7 @@
 
 use crate::bindings;
 use crate::crypto::{
-    aead::{self, Aead},
+    aead::{self, Aead, AssocBlocks},
     alg::Key,
     cipher::{self, BlockIo, Cipher},
     edeadlk,
@@ -873,6 +875,40 @@ fn assoc_not_whole_after_a_piece() -> TestResult {
     Ok(())
 }
 
+/// `AssocBlocks` hands out associated data of 0 to 40 bytes, in three pieces split at every
+/// pair of places, as whole blocks that are, one after the other, the data padded with
+/// zeros to a whole block.
+fn assoc_blocks_pad_pieces() -> TestResult {
+    let mut data = [0u8; 40];
+    for (i, b) in data.iter_mut().enumerate() {
+        *b = i as u8 + 1;
+    }
+    for len in 0..=data.len() {
+        for a in 0..=len {
+            for b in a..=len {
+                let mut gathered = AssocBlocks::default();
+                let mut out = [0xa5u8; 48];
+                let mut n = 0;
+                for (i, (from, to)) in [(0, a), (a, b), (b, len)].into_iter().enumerate() {
+                    let mut piece = Input::from_array(&data).split_at(to).0.split_at(from).1;
+                    while let Some(blocks) = gathered.next(&mut piece, i == 2) {
+                        check!(!blocks.is_empty() && blocks.len() % 16 == 0);
+                        check!(n + blocks.len() <= out.len());
+                        blocks.read(&mut out[n..n + blocks.len()]);
+                        n += blocks.len();
+                    }
+                    check!(piece.is_empty());
+                }
+                check_eq!(n, len.div_ceil(16) * 16);
+                for (i, x) in out[..n].iter().enumerate() {
+                    check_eq!(*x, if i < len { data[i] } else { 0 });
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 suite!(
     sm4_abstraction,
     [
@@ -883,6 +919,7 @@ suite!(
         nested_sections_refused,
         c_driver_in_section_refused,
         wipe_zeroes_every_byte,
-        assoc_not_whole_after_a_piece
+        assoc_not_whole_after_a_piece,
+        assoc_blocks_pad_pieces
     ]
 );
