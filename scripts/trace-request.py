@@ -21,10 +21,12 @@ Guest instructions, not cycles: a tool to find the glue's overhead, which tcrypt
 (make bench) only give in total.
 """
 import argparse
+import atexit
 import bisect
 import collections
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -71,6 +73,23 @@ class Gdb:
         self.s.sendall(b"\x03")
         self.reply()
 
+    def cont(self, gave_up):
+        """Continues until the guest stops (True), or until `gave_up()`, asked every second
+        while it runs, says the stop will not come: then stops it (False)."""
+        self.s.sendall(b"$c#63")
+        self.s.settimeout(1)
+        try:
+            while True:
+                try:
+                    self.reply()
+                    return True
+                except socket.timeout:
+                    if gave_up():
+                        self.interrupt()
+                        return False
+        finally:
+            self.s.settimeout(None)
+
 
 def module_symbols(kodir, sections):
     """(address, module:function) of the functions of the modules loaded at `sections`."""
@@ -90,16 +109,19 @@ def module_symbols(kodir, sections):
     return out
 
 
-def trace(g, table, hits, brk, pcs=None):
+def trace(g, table, hits, brk, gave_up, pcs=None):
     """Single-steps the calls `hits` of `brk`: {hit: (count, Counter of functions)}; with
-    `pcs`, writes each instruction there as function+offset."""
+    `pcs`, writes each instruction there as function+offset. A call that has not come when
+    `gave_up()` says the side's run is over: the number of calls there were, an int."""
     g.cmd(f"Z0,{brk:x},4")
     done, seen = {}, 0
     for hit in hits:
         while seen < hit:
             if seen:
                 g.cmd("s")  # off the breakpoint first
-            g.cmd("c")
+            if not g.cont(gave_up):
+                g.cmd(f"z0,{brk:x},4")
+                return seen
             seen += 1
         r = g.regs()
         ret, sp, pc = r[30], r[31], r[32]
@@ -155,8 +177,28 @@ def main():
     env = dict(os.environ, SM4RS_QEMU_EXTRA=f"-gdb tcp:127.0.0.1:{PORT}", SM4RS_SMP="1",
                SM4RS_APPEND=f"nokaslr sm4rs.tmode={a.mode} sm4rs.tdrv={a.driver}",
                SM4RS_VM_TIMEOUT="1800")
+    # (A session of its own, so that stopping it stops QEMU too, which holds the gdb port.)
     vm = subprocess.Popen([f"{REPO}/scripts/vm.sh", lane, "trace", cpu], env=env,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                          start_new_session=True)
+
+    def end_vm():
+        if vm.poll() is None:
+            os.killpg(vm.pid, signal.SIGKILL)
+            vm.wait()
+        # Until QEMU is gone too (and the gdb port free for the next run).
+        for _ in range(100):
+            try:
+                os.killpg(vm.pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.1)
+
+    atexit.register(end_vm)  # also on an exception or ^C
+
+    def stop(why):
+        end_vm()
+        sys.exit(f"trace-request: {why}")
     sections = collections.defaultdict(lambda: collections.defaultdict(dict))
     results, pos = {}, 0
     while vm.poll() is None:
@@ -174,8 +216,7 @@ def main():
             if m:
                 sections[m[1]][m[2]][m[3]] = int(m[4], 16)
             if re.match(r"not ok \d+ trace\.", line.strip()):
-                vm.kill()
-                sys.exit(f"trace-request: the guest said: {line.strip()} ({console})")
+                stop(f"the guest said: {line.strip()} ({console})")
             m = re.match(r"SM4RS-TRACE-GO (\S+)", line.strip())
             if m:
                 side = m[1]
@@ -183,10 +224,19 @@ def main():
                 table = sorted(syms + module_symbols(kodir, sections[side]))
                 g = Gdb()
                 g.interrupt()
-                results[side] = trace(g, table, hits, brk[0],
+
+                def side_done(side=side):
+                    with open(console, "rb") as f:
+                        return f"SM4RS-TRACE-DONE {side}".encode() in f.read()
+
+                results[side] = trace(g, table, hits, brk[0], side_done,
                                       a.pcs and open(f"{a.pcs}.{side}", "w"))
                 g.s.sendall(b"$D#44")  # detach: the guest runs on
                 g.s.close()
+                if isinstance(results[side], int):
+                    missed = min(h for h in hits if h > results[side])
+                    stop(f"tcrypt mode {a.mode} called {a.function} {results[side]} times "
+                         f"on the {side} side: no call {missed}")
     if set(results) != {"upstream", "ours"}:
         sys.exit(f"trace-request: the VM ended before both sides were traced ({console})")
     for hit in hits:
