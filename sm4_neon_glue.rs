@@ -690,8 +690,9 @@ impl Backend for NeonBackend {
         first: Option<(&RoundKeys, &Iv)>,
     ) {
         if let Some((k, iv)) = first {
+            // The first tweak, E(IV), by the one-block routine itself (`ecb()` is a call).
             store(tweak, load(iv));
-            Self::ecb(neon, k, &mut InOut::in_place(tweak), 1);
+            run(neon, k, &mut InOut::in_place(tweak), 1, Op::Data, Op::None, Op::None);
         }
         by_group(io, nblocks, |g, k, tw| {
             let mut t = u128::from_le(load(tweak));
