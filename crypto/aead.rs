@@ -7,8 +7,8 @@
 //!
 //! A driver reads the associated data with [`Request::assoc`] (in blocks with
 //! [`AssocBlocks`]), walks the text with [`Request::walk`] and writes or checks the tag with
-//! [`Request::finish`]. As in C, a
-//! decryption whose tag does not match has written its plaintext to the destination.
+//! [`Request::finish`]. As in C, a decryption whose tag does not match has written its
+//! plaintext to the destination.
 
 use super::{
     alg::{ctx, exit_tfm, init_tfm, kind, Key},
