@@ -296,7 +296,11 @@ fn cpu_midr() -> u32 {
     // SAFETY: reads this CPU's identification register, which EL1 may always read; no
     // memory, stack or flags are touched.
     unsafe {
-        core::arch::asm!("mrs {}, midr_el1", out(reg) midr, options(nomem, nostack, preserves_flags))
+        core::arch::asm!(
+            "mrs {}, midr_el1",
+            out(reg) midr,
+            options(nomem, nostack, preserves_flags)
+        )
     };
     // The upper half is RES0.
     midr as u32
@@ -692,7 +696,8 @@ impl Backend for NeonBackend {
         if let Some((k, iv)) = first {
             // The first tweak, E(IV), by the one-block routine itself (`ecb()` is a call).
             store(tweak, load(iv));
-            run(neon, k, &mut InOut::in_place(tweak), 1, Op::Data, Op::None, Op::None);
+            let mut block = InOut::in_place(tweak);
+            run(neon, k, &mut block, 1, Op::Data, Op::None, Op::None);
         }
         by_group(io, nblocks, |g, k, tw| {
             let mut t = u128::from_le(load(tweak));

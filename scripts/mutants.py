@@ -134,7 +134,7 @@ MUTANTS = [
      "        let _ = w;", "sm4_neon.modes_vs_oracle"),
     # (XTS's first tweak, E(IV) under the tweak key by the one-block routine.)
     ("neon-xts-first-tweak-key", "sm4_neon_glue.rs",
-     "run(neon, k, &mut InOut::in_place(tweak), 1,", "run(neon, rk, &mut InOut::in_place(tweak), 1,",
+     "run(neon, k, &mut block, 1,", "run(neon, rk, &mut block, 1,",
      "sm4_neon.modes_vs_oracle"),
     # (The tbx batches load each round's key a round early: the first before the rounds.)
     ("neon-tbx-first-key", "sm4_neon_core.S",
