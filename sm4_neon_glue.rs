@@ -423,9 +423,9 @@ impl<const N: usize> Drop for Blocks<N> {
     }
 }
 
-/// Zeroes `words` with volatile stores, a block's pair each: LLVM makes a loop of plain
-/// ones, or `write_bytes`, a call of `memset`, about 20 instructions more for the one or two
-/// blocks of a short request.
+/// Zeroes `words` with volatile stores, a block's pair each: LLVM makes plain stores a
+/// loop, and `write_bytes` a call of `memset`, both longer for the one or two blocks of a
+/// short request.
 #[inline(always)]
 fn zero(words: &mut [MaybeUninit<u128>]) {
     for w in words {
