@@ -379,19 +379,20 @@ const GROUP: usize = 4 * BATCH;
 
 /// Up to `N` blocks on the stack, 16-byte aligned so that whole-block operations are word
 /// operations (each `u128` holds a block's bytes in memory order); zeroed as far as they are
-/// used (a short request does not pay for zeroing them all), and that part wiped when it goes
-/// out of scope.
+/// used (a short request does not pay for zeroing them all), and the first `S` of those
+/// wiped when it goes out of scope: the words that may hold secrets, where the others hold
+/// ciphertext.
 ///
 /// # Invariants
 ///
 /// `used <= N`, and the first `used` words are initialised.
 #[repr(C, align(16))]
-struct Blocks<const N: usize> {
+struct Blocks<const N: usize, const S: usize> {
     words: [MaybeUninit<u128>; N],
     used: usize,
 }
 
-impl<const N: usize> Blocks<N> {
+impl<const N: usize, const S: usize> Blocks<N, S> {
     /// None used.
     const fn new() -> Self {
         // INVARIANT: none used.
@@ -413,12 +414,31 @@ impl<const N: usize> Blocks<N> {
         // `MaybeUninit<u128>` has the layout of a `u128`.
         unsafe { &mut *(core::ptr::from_mut(&mut self.words[..n]) as *mut [u128]) }
     }
+
+    /// The block `first` followed by a copy of the first `k` blocks of `g`'s source (at most
+    /// what it and the buffer hold): the ciphertext shifted by one block, written without
+    /// zeroing first.
+    fn shifted(&mut self, first: u128, g: &InOut<'_>, k: usize) -> &mut [u128] {
+        const { assert!(N > 0) };
+        let k = k.min(N.saturating_sub(1)).min(g.len() / BLOCK_SIZE);
+        let words = self.words.as_mut_ptr();
+        // SAFETY: `k + 1 <= N` words at `words` are ours; `g`'s source is readable for `k`
+        // blocks, and not the stack buffer.
+        unsafe {
+            (*words).write(first);
+            core::ptr::copy_nonoverlapping(g.src(), words.add(1).cast::<u8>(), k * BLOCK_SIZE);
+        }
+        // INVARIANT: words 0 to `k` were just written; those after are as they were.
+        self.used = self.used.max(k + 1);
+        // SAFETY: as in `first`, for the `k + 1 <= used` words written.
+        unsafe { &mut *core::ptr::slice_from_raw_parts_mut(words.cast::<u128>(), k + 1) }
+    }
 }
 
-impl<const N: usize> Drop for Blocks<N> {
+impl<const N: usize, const S: usize> Drop for Blocks<N, S> {
     fn drop(&mut self) {
         // As `wipe()` does (stores the compiler keeps, then a fence), a block at a time.
-        zero(&mut self.words[..self.used.min(N)]);
+        zero(&mut self.words[..self.used.min(S).min(N)]);
         core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
     }
 }
@@ -552,33 +572,26 @@ fn run(
 /// Runs `f` on each group of up to 32 blocks of the first `nblocks` blocks of `io` (`f`
 /// gets the group, its number of blocks `k`, and a stack buffer of `k + 1` blocks, for the
 /// operands the mode prepares; it is shared by the groups, zeroed only as far as they use
-/// it, and wiped that far at the end). Inlined with `f`: each mode has one call.
+/// it, and its first `S` blocks wiped, as far as used, at the end). Inlined with `f`: each
+/// mode has one call.
 #[inline(always)]
-fn by_group(
+fn by_group<const S: usize>(
     io: &mut InOut<'_>,
     nblocks: usize,
-    mut f: impl FnMut(&mut InOut<'_>, usize, &mut [u128]),
+    mut f: impl FnMut(&mut InOut<'_>, usize, &mut Blocks<{ GROUP + 1 }, S>),
 ) {
     let nblocks = nblocks.min(io.len() / BLOCK_SIZE);
-    let mut buf = Blocks::<{ GROUP + 1 }>::new();
+    let mut buf = Blocks::new();
     let mut done = 0;
     while done < nblocks {
         let k = (nblocks - done).min(GROUP);
         f(
             &mut io.range(done * BLOCK_SIZE, k * BLOCK_SIZE),
             k,
-            buf.first(k + 1),
+            &mut buf,
         );
         done += k;
     }
-}
-
-/// The first `k` blocks of `buf` as bytes.
-fn bytes(buf: &mut [u128], k: usize) -> &mut [u8] {
-    let k = k.min(buf.len());
-    // SAFETY: the first `k` words of `buf` are `16 * k` initialised bytes, any value of
-    // which is a valid `u8`; borrowed exclusively from `buf`.
-    unsafe { core::slice::from_raw_parts_mut(buf.as_mut_ptr().cast::<u8>(), k * BLOCK_SIZE) }
 }
 
 /// The NEON back end.
@@ -645,12 +658,15 @@ impl Backend for NeonBackend {
     }
 
     fn cbc_dec(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
-        by_group(io, nblocks, |g, k, prev| {
+        // Only the first block is wiped: the IV (ESSIV's is derived from a key); the others
+        // are ciphertext.
+        by_group::<1>(io, nblocks, |g, k, buf| {
             // P[i] = D(C[i]) ^ C[i-1]: the IV and the group's ciphertext shifted by one;
             // its last block is the next IV.
-            prev[0] = load(iv);
-            g.read(&mut bytes(prev, k + 1)[BLOCK_SIZE..]);
-            store(iv, prev[k]);
+            let prev = buf.shifted(load(iv), g, k);
+            if let Some(&c) = prev.last() {
+                store(iv, c);
+            }
             run(neon, rk, g, k, Op::Data, Op::None, Op::Stack(prev));
         });
     }
@@ -662,19 +678,23 @@ impl Backend for NeonBackend {
 
     #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
     fn cfb_dec(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
-        by_group(io, nblocks, |g, k, ks| {
+        // The IV wiped, as in `cbc_dec`; the rest is ciphertext.
+        by_group::<1>(io, nblocks, |g, k, buf| {
             // P[i] = E(C[i-1]) ^ C[i]: the keystream encrypts the IV and the group's
             // ciphertext shifted by one.
-            ks[0] = load(iv);
-            g.read(&mut bytes(ks, k + 1)[BLOCK_SIZE..]);
-            store(iv, ks[k]);
+            let ks = buf.shifted(load(iv), g, k);
+            if let Some(&c) = ks.last() {
+                store(iv, c);
+            }
             run(neon, rk, g, k, Op::Stack(ks), Op::None, Op::Data);
         });
     }
 
     fn ctr(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
-        by_group(io, nblocks, |g, k, ks| {
+        // All wiped: a counter block may hold key material (rfc3686's nonce).
+        by_group::<{ GROUP + 1 }>(io, nblocks, |g, k, buf| {
             // The 128-bit big-endian counter, with its carry.
+            let ks = buf.first(k);
             let mut ctr = u128::from_be(load(iv));
             for c in ks.iter_mut().take(k) {
                 *c = ctr.to_be();
@@ -699,7 +719,9 @@ impl Backend for NeonBackend {
             let mut block = InOut::in_place(tweak);
             run(neon, k, &mut block, 1, Op::Data, Op::None, Op::None);
         }
-        by_group(io, nblocks, |g, k, tw| {
+        // All wiped: the tweaks are E(IV) under the tweak key, times powers of x.
+        by_group::<{ GROUP + 1 }>(io, nblocks, |g, k, buf| {
+            let tw = buf.first(k);
             let mut t = u128::from_le(load(tweak));
             for w in tw.iter_mut().take(k) {
                 *w = t.to_le();

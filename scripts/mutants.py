@@ -132,6 +132,11 @@ MUTANTS = [
      "        let _ = w;", "sm4_neon.modes_vs_oracle"),
     ("neon-iv-store-unaligned", "sm4_neon_glue.rs", "        *b = w.to_ne_bytes();",
      "        let _ = w;", "sm4_neon.modes_vs_oracle"),
+    # (CBC and CFB decryption's group: the IV, then the ciphertext copied unzeroed.)
+    ("neon-shifted-first", "sm4_neon_glue.rs", "(*words).write(first);",
+     "(*words).write(0);", "sm4_neon.modes_vs_oracle"),
+    ("neon-shifted-length", "sm4_neon_glue.rs", "words.add(1).cast::<u8>(), k * BLOCK_SIZE)",
+     "words.add(1).cast::<u8>(), (k - 1) * BLOCK_SIZE)", "sm4_neon.modes_vs_oracle"),
     # (XTS's first tweak, E(IV) under the tweak key by the one-block routine.)
     ("neon-xts-first-tweak-key", "sm4_neon_glue.rs",
      "run(neon, k, &mut block, 1,", "run(neon, rk, &mut block, 1,",
