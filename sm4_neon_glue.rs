@@ -378,10 +378,10 @@ const BATCH: usize = 8;
 const GROUP: usize = 4 * BATCH;
 
 /// Up to `N` blocks on the stack, 16-byte aligned so that whole-block operations are word
-/// operations (each `u128` holds a block's bytes in memory order); zeroed as far as they are
-/// used (a short request does not pay for zeroing them all), and the first `S` of those
-/// wiped when it goes out of scope: the words that may hold secrets, where the others hold
-/// ciphertext.
+/// operations (each `u128` holds a block's bytes in memory order). Each block is written
+/// before it is read, never zeroed first (a short request pays for what it uses); of those
+/// used, the first `S` are wiped when the buffer goes out of scope: the words that may hold
+/// secrets, where the others hold ciphertext.
 ///
 /// # Invariants
 ///
@@ -402,17 +402,19 @@ impl<const N: usize, const S: usize> Blocks<N, S> {
         }
     }
 
-    /// The first `n` blocks (at most `N`), those not used before zeroed.
-    fn first(&mut self, n: usize) -> &mut [u128] {
-        let n = n.min(N);
-        if self.used < n {
-            zero(&mut self.words[self.used..n]);
-            // INVARIANT: the words from `used` to `n` were just zeroed.
-            self.used = n;
+    /// The first `k` blocks (at most `N`), each the next value of `next`, written without
+    /// zeroing first.
+    #[inline(always)]
+    fn fill(&mut self, k: usize, mut next: impl FnMut() -> u128) -> &mut [u128] {
+        let k = k.min(N);
+        for w in &mut self.words[..k] {
+            w.write(next());
         }
-        // SAFETY: the first `used >= n` words are initialised (invariant), and a
+        // INVARIANT: the first `k` words were just written; those after are as they were.
+        self.used = self.used.max(k);
+        // SAFETY: the first `k` words are initialised (just written), and a
         // `MaybeUninit<u128>` has the layout of a `u128`.
-        unsafe { &mut *(core::ptr::from_mut(&mut self.words[..n]) as *mut [u128]) }
+        unsafe { &mut *(core::ptr::from_mut(&mut self.words[..k]) as *mut [u128]) }
     }
 
     /// The block `first` followed by a copy of the first `k` blocks of `g`'s source (at most
@@ -570,10 +572,9 @@ fn run(
 }
 
 /// Runs `f` on each group of up to 32 blocks of the first `nblocks` blocks of `io` (`f`
-/// gets the group, its number of blocks `k`, and a stack buffer of `k + 1` blocks, for the
-/// operands the mode prepares; it is shared by the groups, zeroed only as far as they use
-/// it, and its first `S` blocks wiped, as far as used, at the end). Inlined with `f`: each
-/// mode has one call.
+/// gets the group, its number of blocks `k`, and the stack buffer for the operands the mode
+/// prepares, which the groups share and whose first `S` blocks are wiped, as far as used, at
+/// the end). Inlined with `f`: each mode has one call.
 #[inline(always)]
 fn by_group<const S: usize>(
     io: &mut InOut<'_>,
@@ -694,12 +695,12 @@ impl Backend for NeonBackend {
         // All wiped: a counter block may hold key material (rfc3686's nonce).
         by_group::<{ GROUP + 1 }>(io, nblocks, |g, k, buf| {
             // The 128-bit big-endian counter, with its carry.
-            let ks = buf.first(k);
             let mut ctr = u128::from_be(load(iv));
-            for c in ks.iter_mut().take(k) {
-                *c = ctr.to_be();
+            let ks = buf.fill(k, || {
+                let c = ctr.to_be();
                 ctr = ctr.wrapping_add(1);
-            }
+                c
+            });
             store(iv, ctr.to_be());
             run(neon, rk, g, k, Op::Stack(ks), Op::None, Op::Data);
         });
@@ -721,13 +722,13 @@ impl Backend for NeonBackend {
         }
         // All wiped: the tweaks are E(IV) under the tweak key, times powers of x.
         by_group::<{ GROUP + 1 }>(io, nblocks, |g, k, buf| {
-            let tw = buf.first(k);
             let mut t = u128::from_le(load(tweak));
-            for w in tw.iter_mut().take(k) {
-                *w = t.to_le();
+            let tw = buf.fill(k, || {
+                let w = t.to_le();
                 // T * x in GF(2^128), little-endian (IEEE 1619).
                 t = (t << 1) ^ ((t >> 127) * 0x87);
-            }
+                w
+            });
             store(tweak, t.to_le());
             run(neon, rk, g, k, Op::Data, Op::Stack(tw), Op::Stack(tw));
         });

@@ -137,6 +137,9 @@ MUTANTS = [
      "(*words).write(0);", "sm4_neon.modes_vs_oracle"),
     ("neon-shifted-length", "sm4_neon_glue.rs", "words.add(1).cast::<u8>(), k * BLOCK_SIZE)",
      "words.add(1).cast::<u8>(), (k - 1) * BLOCK_SIZE)", "sm4_neon.modes_vs_oracle"),
+    # (CTR's counter blocks and XTS's tweaks, written by `Blocks::fill`: its last dropped.)
+    ("neon-fill-last", "sm4_neon_glue.rs", "for w in &mut self.words[..k] {",
+     "for w in &mut self.words[..k.saturating_sub(1)] {", "sm4_neon.modes_vs_oracle"),
     # (XTS's first tweak, E(IV) under the tweak key by the one-block routine.)
     ("neon-xts-first-tweak-key", "sm4_neon_glue.rs",
      "run(neon, k, &mut block, 1,", "run(neon, rk, &mut block, 1,",
