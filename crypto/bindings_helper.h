@@ -67,13 +67,12 @@ static inline int sm4rs_neon_context(bool crypto_api)
 {
 	bool softirq = !IS_ENABLED(CONFIG_PREEMPT_RT) && in_serving_softirq();
 
-	if (!may_use_simd())
+	/* crypto_simd_usable() is may_use_simd() and the self-tests' switch: one of them. */
+	if (!(crypto_api ? crypto_simd_usable() : may_use_simd()))
 		return 0;
 	if (test_thread_flag(TIF_KERNEL_FPSTATE) && !softirq)
 		return 0;
 	if (softirq && __this_cpu_read(sm4rs_softirq_neon))
-		return 0;
-	if (crypto_api && !crypto_simd_usable())
 		return 0;
 	return softirq ? 2 : 1;
 }
@@ -199,6 +198,25 @@ static inline bool sm4rs_in_serving_softirq(void)
 static inline u64 sm4rs_regs_arg(struct pt_regs *regs, unsigned int n)
 {
 	return n < 8 ? regs->regs[n] : 0;
+}
+
+/*
+ * Sets (on) or clears, as testmgr does, the self-tests' switch that makes
+ * crypto_simd_usable() false on this CPU, with migration off while it is set; false where
+ * the kernel has no such switch (for tests).
+ */
+static inline bool sm4rs_simd_test_switch(bool on)
+{
+#if defined(CONFIG_CRYPTO_MANAGER_EXTRA_TESTS) || defined(CONFIG_CRYPTO_SELFTESTS_FULL)
+	if (on)
+		migrate_disable();
+	__this_cpu_write(crypto_simd_disabled_for_test, on);
+	if (!on)
+		migrate_enable();
+	return true;
+#else
+	return false;
+#endif
 }
 
 /* Whether this runs in hard interrupt context (for tests). */

@@ -288,6 +288,10 @@ MUTANTS = [
      "\tsub\tNBLK, NBLK, #1\n\tcbz", "sm4_ce_ccm.*"),
     ("ccm-long-ad-prefix", "sm4_ce_ccm_glue.rs", "copy_from_slice(&[0xff, 0xfe]);",
      "copy_from_slice(&[0xff, 0xff]);", "sm4_ce_ccm.*"),
+    # (The NEON-context check of a crypto API callback ignores the self-tests' switch.)
+    ("context-selftest-switch", "crypto/bindings_helper.h",
+     "if (!(crypto_api ? crypto_simd_usable() : may_use_simd()))", "if (!may_use_simd())",
+     "sm4_abstraction.simd_follows_selftest_switch"),
     # (wipe's three loops: the aligned words, the bytes before them and after them.)
     ("wipe-words", "crypto/mod.rs", "    for w in words.iter_mut() {",
      "    for w in words.iter_mut().skip(1) {", "sm4_abstraction.wipe_zeroes_every_byte"),

@@ -14,6 +14,8 @@
 //!   test algorithm runs requests of another test algorithm and of the drivers under test,
 //!   which must be refused (`EDEADLK`, the cipher falls back) without touching the outer
 //!   section's registers.
+//! - With the self-tests' switch set (`crypto_simd_usable()` false on this CPU), a crypto API
+//!   callback's `Simd` refuses NEON, and another code's does not.
 //! - `wipe` zeroes every byte it is given, at every alignment, and nothing else.
 //! - An AEAD's associated data, once a piece of it was handed out, is not handed out whole:
 //!   the piece is still mapped and the walk has not moved past it.
@@ -35,7 +37,7 @@ use crate::crypto::{
     skcipher::{self, Request, Skcipher},
     Input,
 };
-use crate::kunit::{check, check_eq, check_ok, fail, suite, Failure, TestResult};
+use crate::kunit::{check, check_eq, check_ok, fail, skip_unless, suite, Failure, TestResult};
 use crate::oracle::OracleKey;
 use crate::sm4::{self, vectors};
 use crate::testing::{in_hard_irq, AeadOp, AeadTfm, CipherTfm, ShashTfm, SkcipherTfm, TestRequest};
@@ -858,6 +860,21 @@ impl Aead for AssocPieces {
     }
 }
 
+/// The self-tests' switch (testmgr's `crypto_disable_simd_for_test()`): a `Simd` of a crypto API
+/// callback refuses NEON while it is set, one of other code (`crypto_api` false) does not.
+fn simd_follows_selftest_switch() -> TestResult {
+    // SAFETY: set here and cleared below, with nothing in between that sleeps.
+    let set = unsafe { bindings::simd_test_switch(true) };
+    skip_unless!(set, "the kernel has no self-tests' SIMD switch");
+    // SAFETY: no NEON section is open here, and each `Simd` is the only one while it lives.
+    let (api, other) = unsafe { (Simd::new(true).allowed(), Simd::new(false).allowed()) };
+    // SAFETY: clears what was set above, on the same CPU (migration is off).
+    unsafe { bindings::simd_test_switch(false) };
+    check!(!api);
+    check!(other);
+    Ok(())
+}
+
 /// [`AssocPieces`] over associated data in two scatterlist entries: the first piece handed
 /// out, the data is no longer whole (`AssocData::whole`), and the rest follows it.
 fn assoc_not_whole_after_a_piece() -> TestResult {
@@ -918,6 +935,7 @@ suite!(
         requests_in_hard_irq,
         nested_sections_refused,
         c_driver_in_section_refused,
+        simd_follows_selftest_switch,
         wipe_zeroes_every_byte,
         assoc_not_whole_after_a_piece,
         assoc_blocks_pad_pieces
