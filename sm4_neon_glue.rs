@@ -402,19 +402,28 @@ impl<const N: usize, const S: usize> Blocks<N, S> {
         }
     }
 
-    /// The first `k` blocks (at most `N`), each the next value of `next`, written without
-    /// zeroing first.
+    /// The first `k` blocks (at most `N`), written without zeroing first: `word(x)` for
+    /// each of the values `x0`, `step(x0)`, `step(step(x0))`...; and the value after them.
     #[inline(always)]
-    fn fill(&mut self, k: usize, mut next: impl FnMut() -> u128) -> &mut [u128] {
+    fn fill(
+        &mut self,
+        k: usize,
+        x0: u128,
+        word: impl Fn(u128) -> u128,
+        step: impl Fn(u128) -> u128,
+    ) -> (&mut [u128], u128) {
         let k = k.min(N);
+        let mut x = x0;
         for w in &mut self.words[..k] {
-            w.write(next());
+            w.write(word(x));
+            x = step(x);
         }
         // INVARIANT: the first `k` words were just written; those after are as they were.
         self.used = self.used.max(k);
         // SAFETY: the first `k` words are initialised (just written), and a
         // `MaybeUninit<u128>` has the layout of a `u128`.
-        unsafe { &mut *(core::ptr::from_mut(&mut self.words[..k]) as *mut [u128]) }
+        let words = unsafe { &mut *(core::ptr::from_mut(&mut self.words[..k]) as *mut [u128]) };
+        (words, x)
     }
 
     /// The block `first` followed by a copy of the first `k` blocks of `g`'s source (at most
@@ -695,13 +704,9 @@ impl Backend for NeonBackend {
         // All wiped: a counter block may hold key material (rfc3686's nonce).
         by_group::<{ GROUP + 1 }>(io, nblocks, |g, k, buf| {
             // The 128-bit big-endian counter, with its carry.
-            let mut ctr = u128::from_be(load(iv));
-            let ks = buf.fill(k, || {
-                let c = ctr.to_be();
-                ctr = ctr.wrapping_add(1);
-                c
-            });
-            store(iv, ctr.to_be());
+            let ctr = u128::from_be(load(iv));
+            let (ks, next) = buf.fill(k, ctr, u128::to_be, |c| c.wrapping_add(1));
+            store(iv, next.to_be());
             run(neon, rk, g, k, Op::Stack(ks), Op::None, Op::Data);
         });
     }
@@ -722,14 +727,10 @@ impl Backend for NeonBackend {
         }
         // All wiped: the tweaks are E(IV) under the tweak key, times powers of x.
         by_group::<{ GROUP + 1 }>(io, nblocks, |g, k, buf| {
-            let mut t = u128::from_le(load(tweak));
-            let tw = buf.fill(k, || {
-                let w = t.to_le();
-                // T * x in GF(2^128), little-endian (IEEE 1619).
-                t = (t << 1) ^ ((t >> 127) * 0x87);
-                w
-            });
-            store(tweak, t.to_le());
+            let t = u128::from_le(load(tweak));
+            // T * x in GF(2^128), little-endian (IEEE 1619).
+            let (tw, next) = buf.fill(k, t, u128::to_le, |t| (t << 1) ^ ((t >> 127) * 0x87));
+            store(tweak, next.to_le());
             run(neon, rk, g, k, Op::Data, Op::Stack(tw), Op::Stack(tw));
         });
     }
