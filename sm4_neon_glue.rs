@@ -498,6 +498,30 @@ fn store(b: &mut Iv, w: u128) {
     }
 }
 
+/// A NEON section (the token) and the variant [`Variant::current`] picks for this CPU, found
+/// once per call of the back end rather than per group of blocks.
+///
+/// # Invariants
+///
+/// `variant` is `Aese` only where the CPUs have AES and PMULL.
+#[derive(Clone, Copy)]
+struct Here<'a> {
+    _neon: &'a Neon,
+    variant: Variant,
+}
+
+impl<'a> Here<'a> {
+    /// This CPU's variant, in the section of `neon`.
+    #[inline(always)]
+    fn new(neon: &'a Neon) -> Self {
+        // INVARIANT: `Variant::current` picks `Aese` only where the CPUs have AES and PMULL.
+        Self {
+            _neon: neon,
+            variant: Variant::current(neon),
+        }
+    }
+}
+
 /// The operands of a run of the core; `Data` stands for the group's own source, `Stack`
 /// for blocks prepared by the mode (at least as many as the group has).
 #[derive(Clone, Copy)]
@@ -515,7 +539,7 @@ enum Op<'a> {
 /// does not use fold away.)
 #[inline(always)]
 fn run(
-    neon: &Neon,
+    here: Here<'_>,
     rk: &RoundKeys,
     g: &mut InOut<'_>,
     k: usize,
@@ -523,8 +547,7 @@ fn run(
     pre: Op<'_>,
     post: Op<'_>,
 ) {
-    let sbox = sm4::SBOX.as_ptr();
-    let variant = Variant::current(neon);
+    let (sbox, variant) = (sm4::SBOX.as_ptr(), here.variant);
     let mut k = k.min(GROUP).min(g.len() / BLOCK_SIZE);
     for o in [src, pre, post] {
         if let Op::Stack(b) = o {
@@ -540,7 +563,7 @@ fn run(
     };
     if whole > 0 {
         let d = g.src();
-        // SAFETY: a NEON section is open (the token); the group has `whole` batches of 8 at
+        // SAFETY: a NEON section is open (`here`); the group has `whole` batches of 8 at
         // its source and destination (equal or disjoint), and so do the stack operands (`k`
         // is limited to their length); `rk` is 32 round keys and the S-box 256 bytes.
         unsafe {
@@ -570,7 +593,7 @@ fn run(
     );
     // SAFETY: as above, with `r` (1 to 7) blocks at the rest's source and destination and
     // at the stack operands from block `first` on (`first + r = k`, at most their length);
-    // `aese` runs only where the CPUs have AES and PMULL (`Variant::current`).
+    // `aese` runs only where the CPUs have AES and PMULL (`Here`'s invariant).
     unsafe {
         if r == 1 && variant == Variant::Aese {
             asm::sm4rs_neon_crypt1_aese(rk.as_ptr(), dst, s, 1, sbox, p, q)
@@ -635,6 +658,7 @@ impl Backend for NeonBackend {
     }
 
     fn ecb(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize) {
+        let here = Here::new(neon);
         let nblocks = nblocks.min(io.len() / BLOCK_SIZE);
         let whole = nblocks / BATCH;
         if whole > 0 {
@@ -645,7 +669,7 @@ impl Backend for NeonBackend {
             // source and destination, equal or disjoint; `rk` is 32 round keys and the S-box
             // 256 bytes.
             unsafe {
-                Variant::current(neon).crypt(
+                here.variant.crypt(
                     rk.as_ptr(),
                     io.dst(),
                     io.src(),
@@ -659,7 +683,7 @@ impl Backend for NeonBackend {
         let k = nblocks % BATCH;
         if k > 0 {
             let mut rest = io.range(whole * BATCH * BLOCK_SIZE, k * BLOCK_SIZE);
-            run(neon, rk, &mut rest, k, Op::Data, Op::None, Op::None);
+            run(here, rk, &mut rest, k, Op::Data, Op::None, Op::None);
         }
     }
 
@@ -668,6 +692,7 @@ impl Backend for NeonBackend {
     }
 
     fn cbc_dec(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
+        let here = Here::new(neon);
         // Only the first block is wiped: the IV (ESSIV's is derived from a key); the others
         // are ciphertext.
         by_group::<1>(io, nblocks, |g, k, buf| {
@@ -677,7 +702,7 @@ impl Backend for NeonBackend {
             if let Some(&c) = prev.last() {
                 store(iv, c);
             }
-            run(neon, rk, g, k, Op::Data, Op::None, Op::Stack(prev));
+            run(here, rk, g, k, Op::Data, Op::None, Op::Stack(prev));
         });
     }
 
@@ -688,6 +713,7 @@ impl Backend for NeonBackend {
 
     #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
     fn cfb_dec(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
+        let here = Here::new(neon);
         // The IV wiped, as in `cbc_dec`; the rest is ciphertext.
         by_group::<1>(io, nblocks, |g, k, buf| {
             // P[i] = E(C[i-1]) ^ C[i]: the keystream encrypts the IV and the group's
@@ -696,18 +722,19 @@ impl Backend for NeonBackend {
             if let Some(&c) = ks.last() {
                 store(iv, c);
             }
-            run(neon, rk, g, k, Op::Stack(ks), Op::None, Op::Data);
+            run(here, rk, g, k, Op::Stack(ks), Op::None, Op::Data);
         });
     }
 
     fn ctr(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
+        let here = Here::new(neon);
         // All wiped: a counter block may hold key material (rfc3686's nonce).
         by_group::<{ GROUP + 1 }>(io, nblocks, |g, k, buf| {
             // The 128-bit big-endian counter, with its carry.
             let ctr = u128::from_be(load(iv));
             let (ks, next) = buf.fill(k, ctr, u128::to_be, |c| c.wrapping_add(1));
             store(iv, next.to_be());
-            run(neon, rk, g, k, Op::Stack(ks), Op::None, Op::Data);
+            run(here, rk, g, k, Op::Stack(ks), Op::None, Op::Data);
         });
     }
 
@@ -719,11 +746,12 @@ impl Backend for NeonBackend {
         tweak: &mut Iv,
         first: Option<(&RoundKeys, &Iv)>,
     ) {
+        let here = Here::new(neon);
         if let Some((k, iv)) = first {
             // The first tweak, E(IV), by the one-block routine itself (`ecb()` is a call).
             store(tweak, load(iv));
             let mut block = InOut::in_place(tweak);
-            run(neon, k, &mut block, 1, Op::Data, Op::None, Op::None);
+            run(here, k, &mut block, 1, Op::Data, Op::None, Op::None);
         }
         // All wiped: the tweaks are E(IV) under the tweak key, times powers of x.
         by_group::<{ GROUP + 1 }>(io, nblocks, |g, k, buf| {
@@ -731,7 +759,7 @@ impl Backend for NeonBackend {
             // T * x in GF(2^128), little-endian (IEEE 1619).
             let (tw, next) = buf.fill(k, t, u128::to_le, |t| (t << 1) ^ ((t >> 127) * 0x87));
             store(tweak, next.to_le());
-            run(neon, rk, g, k, Op::Data, Op::Stack(tw), Op::Stack(tw));
+            run(here, rk, g, k, Op::Data, Op::Stack(tw), Op::Stack(tw));
         });
     }
 }

@@ -142,7 +142,7 @@ MUTANTS = [
      "for w in &mut self.words[..k.saturating_sub(1)] {", "sm4_neon.modes_vs_oracle"),
     # (XTS's first tweak, E(IV) under the tweak key by the one-block routine.)
     ("neon-xts-first-tweak-key", "sm4_neon_glue.rs",
-     "run(neon, k, &mut block, 1,", "run(neon, rk, &mut block, 1,",
+     "run(here, k, &mut block, 1,", "run(here, rk, &mut block, 1,",
      "sm4_neon.modes_vs_oracle"),
     # (The tbx batches load each round's key a round early: the first before the rounds.)
     ("neon-tbx-first-key", "sm4_neon_core.S",
