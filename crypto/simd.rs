@@ -47,7 +47,7 @@ impl Simd {
     /// # Safety
     ///
     /// No NEON section may be open in this context while it lives, nor another `Simd` usable.
-    pub(crate) unsafe fn new(crypto_api: bool) -> Self {
+    pub unsafe fn new(crypto_api: bool) -> Self {
         // INVARIANT: guaranteed by the caller.
         Self {
             crypto_api,
