@@ -441,7 +441,8 @@ impl<const N: usize, const S: usize> Blocks<N, S> {
         }
         // INVARIANT: words 0 to `k` were just written; those after are as they were.
         self.used = self.used.max(k + 1);
-        // SAFETY: as in `first`, for the `k + 1 <= used` words written.
+        // SAFETY: the first `k + 1` words were just written, and a `MaybeUninit<u128>` has
+        // the layout of a `u128`.
         unsafe { &mut *core::ptr::slice_from_raw_parts_mut(words.cast::<u128>(), k + 1) }
     }
 }
