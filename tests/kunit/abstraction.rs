@@ -866,8 +866,11 @@ fn simd_follows_selftest_switch() -> TestResult {
     // SAFETY: set here and cleared below, with nothing in between that sleeps.
     let set = unsafe { bindings::simd_test_switch(true) };
     skip_unless!(set, "the kernel has no self-tests' SIMD switch");
-    // SAFETY: no NEON section is open here, and each `Simd` is the only one while it lives.
-    let (api, other) = unsafe { (Simd::new(true).allowed(), Simd::new(false).allowed()) };
+    // SAFETY: no NEON section is open here, and each `Simd` is the only one while it lives
+    // (each statement's temporary is dropped at its end).
+    let api = unsafe { Simd::new(true) }.allowed();
+    // SAFETY: as above.
+    let other = unsafe { Simd::new(false) }.allowed();
     // SAFETY: clears what was set above, on the same CPU (migration is off).
     unsafe { bindings::simd_test_switch(false) };
     check!(!api);
