@@ -52,33 +52,49 @@ fetch_source() {
 		SRC_TARBALL=/usr/src/linux-source-6.12.tar.xz
 		;;
 	*)
-		# Mainline comes from trixie-backports, read through a private apt setup.
-		local d="$CACHE/apt-bpo" opts deb
+		# Mainline comes from trixie-backports, read through a private apt setup. The
+		# version is resolved once per run (SM4RS_RUN, scripts/lib.sh) and kept in $pin:
+		# a CI run read the lists again halfway, found a new upload, and the extraction of
+		# its source removed the tree that the lane's kernel had been built in, under the
+		# VMs that were to boot it. A new upload is taken by the next run.
+		local d="$CACHE/apt-bpo" opts deb pin
 		mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
+		pin="$d/pin-$lane"
 		echo "deb $(apt_mirror) trixie-backports main" >"$d/sources.list"
 		opts=$(apt_private_opts "$d")
-		if [ -z "$(find "$d/lists" -name '*Packages*' -mmin -1440 2>/dev/null)" ]; then
-			log "[$lane] reading trixie-backports package lists"
+		SRC_VERSION=
+		if [ -f "$pin" ] && [ "$(sed -n 1p "$pin")" = "$SM4RS_RUN" ]; then
+			SRC_VERSION=$(sed -n 2p "$pin")
+		else
+			if [ -z "$(find "$d/lists" -name '*Packages*' -mmin -1440 2>/dev/null)" ]; then
+				log "[$lane] reading trixie-backports package lists"
+				# shellcheck disable=SC2086
+				apt-get $opts update -q >/dev/null 2>&1 || warn "apt update of trixie-backports failed"
+			fi
 			# shellcheck disable=SC2086
-			apt-get $opts update -q >/dev/null 2>&1 || warn "apt update of trixie-backports failed"
+			SRC_VERSION=$(apt-cache $opts show "linux-source-$lane" 2>/dev/null |
+				awk '/^Version:/{print $2; exit}')
 		fi
-		# shellcheck disable=SC2086
-		SRC_VERSION=$(apt-cache $opts show "linux-source-$lane" 2>/dev/null |
-			awk '/^Version:/{print $2; exit}')
+		if [ -n "$SRC_VERSION" ]; then
+			deb="$d/linux-source-${lane}_${SRC_VERSION//:/%3a}_all.deb"
+			if [ ! -f "$deb" ]; then
+				log "[$lane] downloading linux-source-$lane $SRC_VERSION"
+				# shellcheck disable=SC2086
+				if (cd "$d" && apt-get $opts download -q "linux-source-$lane=$SRC_VERSION" >/dev/null 2>&1); then
+					find "$d" -maxdepth 1 -name "linux-source-${lane}_*.deb" ! -path "$deb" -delete
+				else
+					warn "download of linux-source-$lane $SRC_VERSION failed"
+					SRC_VERSION=
+				fi
+			fi
+		fi
 		if [ -z "$SRC_VERSION" ]; then
 			deb=$(ls "$d"/linux-source-"$lane"_*.deb 2>/dev/null | tail -n1)
-			[ -n "$deb" ] || { warn "linux-source-$lane is not in the archive (trixie-backports): lane $lane cannot run"; exit 3; }
-			warn "linux-source-$lane has left the archive; using the cached $deb"
+			[ -n "$deb" ] || { warn "linux-source-$lane cannot be had from the archive (trixie-backports): lane $lane cannot run"; exit 3; }
 			SRC_VERSION=$(dpkg-deb -f "$deb" Version)
+			warn "linux-source-$lane: using the cached $SRC_VERSION"
 		fi
-		deb="$d/linux-source-${lane}_${SRC_VERSION//:/%3a}_all.deb"
-		if [ ! -f "$deb" ]; then
-			log "[$lane] downloading linux-source-$lane $SRC_VERSION"
-			rm -f "$d"/linux-source-"$lane"_*.deb
-			# shellcheck disable=SC2086
-			(cd "$d" && apt-get $opts download -q "linux-source-$lane=$SRC_VERSION" >/dev/null 2>&1) ||
-				{ warn "download of linux-source-$lane failed: lane $lane cannot run"; exit 3; }
-		fi
+		printf '%s\n%s\n' "$SM4RS_RUN" "$SRC_VERSION" >"$pin"
 		SRC_TARBALL="$d/linux-source-$lane.tar.xz"
 		if [ ! -f "$SRC_TARBALL.stamp" ] || [ "$(cat "$SRC_TARBALL.stamp")" != "$SRC_VERSION" ]; then
 			dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/src/linux-source-$lane.tar.xz" >"$SRC_TARBALL"
@@ -174,8 +190,12 @@ build_intree() {
 	exit 0
 }
 
+# The lane's source is resolved, downloaded and extracted by one kernel.sh at a time (the
+# lanes of make test start several at once); the lock is let go once it is in place.
+exec 9>"$CACHE/src/.lock-$lane"
+flock 9
 fetch_source
-[ -z "$variant" ] || build_intree
+[ -z "$variant" ] || { exec 9>&-; build_intree; }
 SRC="$CACHE/src/linux-$lane-$SRC_VERSION"
 if [ ! -f "$SRC/.sm4rs-extracted" ]; then
 	log "[$lane] extracting kernel source $SRC_VERSION"
@@ -184,6 +204,7 @@ if [ ! -f "$SRC/.sm4rs-extracted" ]; then
 	mv "$SRC.tmp" "$SRC" && touch "$SRC/.sm4rs-extracted"
 	find "$CACHE/src" -maxdepth 1 -name "linux-$lane-*" ! -path "$SRC" -exec rm -rf {} + || true
 fi
+exec 9>&-
 
 # kernel.sh LANE --source: only fetch and extract; print the pristine source tree.
 if [ "${2:-}" = --source ]; then

@@ -7,6 +7,10 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Everything downloaded or built lives outside the checkout, keyed on its inputs.
 CACHE=${SM4RS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sm4rs}
 LANES_ALL=(6.12 7.3)
+# The run this script belongs to: the outermost script's, inherited by all it starts.
+# scripts/kernel.sh resolves a lane's source version once per run.
+SM4RS_RUN=${SM4RS_RUN:-$$.$(date +%s)}
+export SM4RS_RUN
 
 # What scripts/bootstrap.sh installs from Debian (scripts/check-bootstrap.sh checks that
 # every command and file the scripts use comes from these or from the base system).
