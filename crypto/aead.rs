@@ -14,7 +14,7 @@ use super::{
     alg::{ctx, exit_tfm, init_tfm, kind, Key},
     bindings, byte_slice, name_array,
     simd::Simd,
-    skcipher::{Start, Walk},
+    skcipher::{Start, Walk, WalkState},
     Block, Input,
 };
 use core::{
@@ -162,9 +162,11 @@ impl<T: Aead> Adapter<T> {
         }
         // SAFETY: the transform is live and its context initialised; requests only read it.
         let ctx = unsafe { &*ctx::<T::Context>(&raw mut (*tfm).base) };
+        let mut w = WalkState::uninit();
         // INVARIANT: checked and guaranteed above.
         let mut r = Request {
             req,
+            w: &mut w,
             text,
             auth,
             decrypt,
@@ -205,6 +207,7 @@ kind! {
 /// `auth` are its text's and tag's lengths (`auth <= MAX_TAG`), and `assoclen + cryptlen` fits.
 pub struct Request<'a, Iv: Block> {
     req: *mut bindings::aead_request,
+    w: &'a mut WalkState,
     text: c_uint,
     auth: c_uint,
     decrypt: bool,
@@ -259,7 +262,7 @@ impl<'a, Iv: Block> Request<'a, Iv> {
             Start::AeadEncrypt(self.req)
         };
         // SAFETY: the request is ours while the walk borrows it; the walk covers only its text.
-        unsafe { Walk::new(simd, start) }
+        unsafe { Walk::new(simd, &mut *self.w, start) }
     }
 
     /// Ends the request with the computed `tag`: writes it, or checks it (`EBADMSG` if it differs).

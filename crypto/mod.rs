@@ -149,15 +149,11 @@ impl<'a> Input<'a> {
         let n = n.min(self.len);
         // INVARIANT: both parts lie in the original range.
         (
-            Input {
-                ptr: self.ptr,
-                len: n,
-                _p: PhantomData,
-            },
+            Input { len: n, ..*self },
             Input {
                 ptr: self.ptr.wrapping_add(n),
                 len: self.len - n,
-                _p: PhantomData,
+                ..*self
             },
         )
     }

@@ -131,9 +131,12 @@ impl<T: Skcipher> Adapter<T> {
         }
         // SAFETY: the transform is live and its context initialised; requests only read it.
         let ctx = unsafe { &*ctx::<T::Context>((*req).base.tfm) };
+        // The walks' kernel state, apart from the `Walk`s so that their fields stay in registers.
+        let mut w = MaybeUninit::uninit();
         // INVARIANT: as the crypto API guarantees, the IV checked above.
         let mut r = Request {
             req,
+            w: &mut w,
             _p: PhantomData,
         };
         // SAFETY: no section is open in a crypto API callback; this is the only `Simd`.
@@ -170,6 +173,7 @@ pub const MAX_STEP: usize = bindings::PAGE_SIZE;
 /// `req` is a valid request, ours for `'a`, with a non-NULL IV of `Iv::SIZE` bytes if not 0.
 pub struct Request<'a, Iv: Block> {
     req: *mut bindings::skcipher_request,
+    w: &'a mut WalkState,
     _p: PhantomData<(&'a mut bindings::skcipher_request, Iv)>,
 }
 
@@ -194,13 +198,12 @@ impl<Iv: Block> Request<'_, Iv> {
     /// Walks the data (`skcipher_walk_virt()`), with `simd` for the steps.
     pub fn walk<'s>(&'s mut self, simd: &'s mut Simd) -> Walk<'s, Iv> {
         // SAFETY: the request, with its IV, is valid and ours while the walk borrows it.
-        unsafe { Walk::new(simd, Start::Skcipher(self.req)) }
+        unsafe { Walk::new(simd, &mut *self.w, Start::Skcipher(self.req)) }
     }
 
     /// The `len` bytes from byte `from` on as a request of their own (`scatterwalk_ffwd()`).
     pub fn part(&mut self, from: usize, len: usize) -> Result<Part<'_, Iv>> {
-        let end = from.checked_add(len).ok_or(EINVAL)?;
-        if end > self.len() {
+        if from.checked_add(len).ok_or(EINVAL)? > self.len() {
             return Err(EINVAL);
         }
         let mut sub = MaybeUninit::<bindings::skcipher_request>::uninit();
@@ -217,6 +220,7 @@ impl<Iv: Block> Request<'_, Iv> {
         // INVARIANT: a part of this request, which it borrows.
         Ok(Part {
             sub,
+            w: MaybeUninit::uninit(),
             from: from as c_uint,
             whole,
             sg: MaybeUninit::uninit(),
@@ -232,6 +236,7 @@ impl<Iv: Block> Request<'_, Iv> {
 /// `sub` has the fields a walk reads of a borrowed request but its data, `whole`'s from `from`.
 pub struct Part<'r, Iv: Block> {
     sub: MaybeUninit<bindings::skcipher_request>,
+    w: WalkState,
     from: c_uint,
     whole: (*mut bindings::scatterlist, *mut bindings::scatterlist),
     sg: MaybeUninit<[[bindings::scatterlist; 2]; 2]>,
@@ -256,9 +261,12 @@ impl<Iv: Block> Part<'_, Iv> {
             }
         }
         // SAFETY: `sub` has what a walk reads (type invariant); it and `sg` stay put meanwhile.
-        unsafe { Walk::new(simd, Start::Skcipher(s)) }
+        unsafe { Walk::new(simd, &mut self.w, Start::Skcipher(s)) }
     }
 }
+
+/// The kernel's state of a [`Walk`] (`struct skcipher_walk`), kept by the request it walks.
+pub(crate) type WalkState = MaybeUninit<bindings::skcipher_walk>;
 
 /// How a [`Walk`] starts: the kernel's function for the request (only this crate starts one).
 #[derive(Clone, Copy)]
@@ -277,7 +285,7 @@ pub enum Start {
 ///
 /// `w` virtually walks a borrowed request, begun once `start` is `None`; `left` is set in a step.
 pub struct Walk<'s, Iv: Block> {
-    w: MaybeUninit<bindings::skcipher_walk>,
+    w: &'s mut WalkState,
     start: Option<Start>,
     simd: &'s mut Simd,
     left: Option<usize>,
@@ -290,10 +298,10 @@ impl<'s, Iv: Block> Walk<'s, Iv> {
     /// # Safety
     ///
     /// `start`'s request must be valid, with an IV of `Iv::SIZE` bytes, and ours for `'s`.
-    pub(crate) unsafe fn new(simd: &'s mut Simd, start: Start) -> Self {
+    pub(crate) unsafe fn new(simd: &'s mut Simd, w: &'s mut WalkState, start: Start) -> Self {
         // INVARIANT: not started.
         Self {
-            w: MaybeUninit::uninit(),
+            w,
             start: Some(start),
             simd,
             left: None,
