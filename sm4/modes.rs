@@ -320,6 +320,7 @@ impl<B: Backend> Skcipher for Cbc<B> {
 }
 
 impl<B: Backend> Cbc<B> {
+    #[inline(always)]
     fn crypt(ctx: &Sm4Ctx, req: &mut Request<'_, Iv>, simd: &mut Simd, enc: bool) -> Result {
         Self::walk(&ctx.key, req.walk(simd), enc)
     }
@@ -344,6 +345,7 @@ impl<B: Backend> Skcipher for Cfb<B> {
 
 #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
 impl<B: Backend> Cfb<B> {
+    #[inline(always)]
     fn crypt(ctx: &Sm4Ctx, req: &mut Request<'_, Iv>, simd: &mut Simd, enc: bool) -> Result {
         let (rk, mut walk) = (&ctx.key.enc, req.walk(simd));
         if enc {
@@ -365,6 +367,7 @@ impl<B: Backend> Skcipher for Ctr<B> {
 }
 
 impl<B: Backend> Ctr<B> {
+    #[inline(always)]
     fn crypt(ctx: &Sm4Ctx, req: &mut Request<'_, Iv>, simd: &mut Simd, _enc: bool) -> Result {
         let rk = &ctx.key.enc;
         stream(&mut req.walk(simd), Tail::AdvanceIv, |n, io, k, iv| {
@@ -384,6 +387,7 @@ impl<B: Backend> Cts<B> {
     /// swapped, the final one truncated. A request of one block is plain CBC. The blocks
     /// before the last two are a part of the request walked as CBC, and the last two (17 to
     /// 32 bytes) another, in one step ([`stealing_end`]), as upstream's glue does.
+    #[inline(always)]
     fn crypt(ctx: &Sm4Ctx, req: &mut Request<'_, Iv>, simd: &mut Simd, enc: bool) -> Result {
         let (k, len) = (&ctx.key, req.len());
         if len < BLOCK_SIZE {
@@ -519,6 +523,7 @@ impl<B: Backend> Xts<B> {
     /// it was (as the kernel's xts template does). With stealing, the blocks before the
     /// last whole one are a part of the request, the last 17 to 31 bytes another, in one
     /// step ([`stealing_end`]), as upstream's glue does.
+    #[inline(always)]
     fn crypt(ctx: &XtsCtx, req: &mut Request<'_, Iv>, simd: &mut Simd, enc: bool) -> Result {
         let rk = if enc { &ctx.data.enc } else { &ctx.data.dec };
         let len = req.len();
