@@ -54,9 +54,8 @@ fetch_source() {
 	*)
 		# Mainline comes from trixie-backports, read through a private apt setup. The
 		# version is resolved once per run (SM4RS_RUN, scripts/lib.sh) and kept in $pin:
-		# a CI run read the lists again halfway, found a new upload, and the extraction of
-		# its source removed the tree that the lane's kernel had been built in, under the
-		# VMs that were to boot it. A new upload is taken by the next run.
+		# extracting a newer upload removes the older trees and the kernels built in them,
+		# which the run's later steps still boot. A new upload is taken by the next run.
 		local d="$CACHE/apt-bpo" opts deb pin
 		mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
 		pin="$d/pin-$lane"
