@@ -208,19 +208,12 @@ unsafe fn section_begin(st: &mut SectionState) {
 unsafe fn section_end(st: &mut SectionState) {
     #[cfg(sm4rs_neon_state)]
     {
-        let st = st.state.as_mut_ptr();
+        let p = st.state.as_mut_ptr();
         // SAFETY: ends the section begun with this buffer (the caller).
-        unsafe { bindings::kernel_neon_end(st) };
+        unsafe { bindings::kernel_neon_end(p) };
         // SAFETY: `fpsr` was initialised; the kernel may have written it, hence volatile.
-        let used = unsafe { core::ptr::addr_of!((*st).fpsr).read_volatile() } != UNUSED_FPSR;
-        if used {
-            // SAFETY: `st` is the buffer, `size_of` bytes, no longer used by the kernel.
-            unsafe {
-                super::wipe_raw(
-                    st.cast(),
-                    core::mem::size_of::<bindings::user_fpsimd_state>(),
-                )
-            };
+        if unsafe { core::ptr::addr_of!((*p).fpsr).read_volatile() } != UNUSED_FPSR {
+            wipe_state(st);
         }
     }
     #[cfg(not(sm4rs_neon_state))]
@@ -229,6 +222,16 @@ unsafe fn section_end(st: &mut SectionState) {
         // SAFETY: ends the section begun by `section_begin` (the caller).
         unsafe { bindings::kernel_neon_end() };
     }
+}
+
+/// Wipes a state buffer the kernel saved registers to (rare: out of the sections' code).
+#[cfg(sm4rs_neon_state)]
+#[cold]
+#[inline(never)]
+fn wipe_state(st: &mut SectionState) {
+    let len = core::mem::size_of::<bindings::user_fpsimd_state>();
+    // SAFETY: the buffer is ours, `len` bytes, and the kernel no longer uses it.
+    unsafe { super::wipe_raw(st.state.as_mut_ptr().cast(), len) };
 }
 
 /// Fails with `EDEADLK` inside a NEON section of this task (or of ours in this softirq).
