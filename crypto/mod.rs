@@ -116,12 +116,8 @@ impl<'a> Input<'a> {
     /// The bytes of `buf`, e.g. a buffer of a partial block.
     pub fn from_array<const N: usize>(buf: &'a [u8; N]) -> Self {
         const { assert!(N <= c_uint::MAX as usize) };
-        // INVARIANT: an array is readable for its length while it is borrowed.
-        Self {
-            ptr: buf.as_ptr(),
-            len: N,
-            _p: PhantomData,
-        }
+        // SAFETY: an array is readable for its length (a `c_uint`) while it is borrowed.
+        unsafe { Self::new(buf.as_ptr(), N as c_uint) }
     }
 
     /// The number of bytes.
