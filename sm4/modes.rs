@@ -137,22 +137,34 @@ fn stream(
         step.neon(|neon, io, iv| {
             f(neon, io, n, iv);
             if part > 0 {
-                let mut rest = io.range(len & !(BLOCK_SIZE - 1), part);
-                let mut buf = Secret::<BLOCK_SIZE>::zeroed();
-                rest.read(&mut buf[..part]);
-                let mut kept = Secret::new(*iv);
-                let iv = if tail == Tail::AdvanceIv {
-                    iv
-                } else {
-                    &mut *kept
-                };
-                f(neon, &mut InOut::in_place(&mut buf), 1, iv);
-                rest.write(&buf[..part]);
+                partial_block(neon, io.range(len - part, part), iv, tail, &f);
             }
         })?;
         step.leave(odd - part);
     }
     Ok(())
+}
+
+/// The partial block `rest` that ends a stream mode's data, through a zero-padded stack
+/// block; out of line, so that the walk's loop stays short.
+#[inline(never)]
+fn partial_block(
+    neon: &Neon,
+    mut rest: InOut<'_>,
+    iv: &mut Iv,
+    tail: Tail,
+    f: &impl Fn(&Neon, &mut InOut<'_>, usize, &mut Iv),
+) {
+    let part = rest.len();
+    let mut buf = Secret::<BLOCK_SIZE>::zeroed();
+    rest.read(&mut buf[..part]);
+    if tail == Tail::AdvanceIv {
+        f(neon, &mut InOut::in_place(&mut buf), 1, iv);
+    } else {
+        let mut kept = Secret::new(*iv);
+        f(neon, &mut InOut::in_place(&mut buf), 1, &mut kept);
+    }
+    rest.write(&buf[..part]);
 }
 
 /// The length of the end of a request of `len` bytes (more than one block) that ciphertext
