@@ -52,14 +52,14 @@
 	/*
 	 * v8-v15 (callee-saved) are used only by the pipeline of batches of 8: their low
 	 * halves are spilled only if there are 8 blocks or more; x8 says whether they were.
+	 * With fewer, on to the mode's one-block loop, \tail.
 	 */
-	.macro	enter_batches
+	.macro	enter_batches, tail
 	mov	x8, xzr
 	cmp	NBLK, #8
-	b.lo	.Lenter_\@
+	b.lo	\tail
 	save_v8_v15
 	mov	x8, #1
-.Lenter_\@:
 	.endm
 
 	.macro	leave_batches
@@ -142,14 +142,12 @@
 	.endm
 
 	/*
-	 * The 8-block pipeline of a mode \m: \m\()_load puts the next batch in v0-v7 in SM4E
-	 * order, \m\()_finish turns the batch in v8-v15 into output at DST. A batch's rounds
-	 * are split around the finishing of the one before. Falls through to .L\m\()_tail
-	 * with fewer than 8 blocks left and nothing pending.
+	 * The 8-block pipeline of a mode \m, entered with 8 blocks or more (enter_batches):
+	 * \m\()_load puts the next batch in v0-v7 in SM4E order, \m\()_finish turns the batch
+	 * in v8-v15 into output at DST. A batch's rounds are split around the finishing of the
+	 * one before. Falls through with fewer than 8 blocks left and nothing pending.
 	 */
 	.macro	pipeline8, m
-	cmp	NBLK, #8
-	b.lo	.L\m\()_tail
 	\m\()_load
 	sm4_rounds8_first
 	sm4_rounds8_second
@@ -237,19 +235,20 @@ SYM_FUNC_END(sm4rs_ce_expand_key)
 
 SYM_FUNC_START(sm4rs_ce_crypt)
 	cbz	NBLK, .Lecb_ret
-	enter_batches
 	load_round_keys
 	load_perm BSWAP, .Lbswap128
+	enter_batches .Lecb_tail
 	pipeline8 ecb
 .Lecb_tail:
 	cbz	NBLK, .Lecb_done
+.Lecb_one:
 	ld1	{v0.16b}, [SRC], #16
 	rev32	v0.16b, v0.16b
 	sm4_rounds1 v0
 	tbl	v0.16b, {v0.16b}, BSWAP.16b
 	st1	{v0.16b}, [DST], #16
-	sub	NBLK, NBLK, #1
-	b	.Lecb_tail
+	subs	NBLK, NBLK, #1
+	b.ne	.Lecb_one
 .Lecb_done:
 	leave_batches
 .Lecb_ret:
@@ -314,11 +313,9 @@ SYM_FUNC_END(sm4rs_ce_cbc_enc)
 	 * be src, and another thread may write it). With batches only (x8 set).
 	 */
 	.macro	enter_kept
-	cbz	x8, .Lenter_kept\@
 	sub	sp, sp, #256
 	mov	x12, sp
 	add	x13, sp, #128
-.Lenter_kept\@:
 	.endm
 
 	.macro	leave_kept
@@ -372,14 +369,15 @@ SYM_FUNC_END(sm4rs_ce_cbc_enc)
 
 SYM_FUNC_START(sm4rs_ce_cbc_dec)
 	cbz	NBLK, .Lcbc_dec_ret
-	enter_batches
-	enter_kept
 	load_round_keys
 	load_perm BSWAP, .Lbswap128
 	ld1	{CHAIN.16b}, [IV]
+	enter_batches .Lcbc_dec_tail
+	enter_kept
 	pipeline8 cbc_dec
 .Lcbc_dec_tail:
 	cbz	NBLK, .Lcbc_dec_done
+.Lcbc_dec_one:
 	ld1	{v17.16b}, [SRC], #16
 	rev32	v0.16b, v17.16b
 	sm4_rounds1 v0
@@ -387,8 +385,8 @@ SYM_FUNC_START(sm4rs_ce_cbc_dec)
 	eor	v0.16b, v0.16b, CHAIN.16b
 	mov	CHAIN.16b, v17.16b
 	st1	{v0.16b}, [DST], #16
-	sub	NBLK, NBLK, #1
-	b	.Lcbc_dec_tail
+	subs	NBLK, NBLK, #1
+	b.ne	.Lcbc_dec_one
 .Lcbc_dec_done:
 	st1	{CHAIN.16b}, [IV]
 	leave_kept
@@ -465,14 +463,15 @@ SYM_FUNC_END(sm4rs_ce_cfb_enc)
 
 SYM_FUNC_START(sm4rs_ce_cfb_dec)
 	cbz	NBLK, .Lcfb_dec_ret
-	enter_batches
-	enter_kept
 	load_round_keys
 	load_perm BSWAP, .Lbswap128
 	ld1	{CHAIN.16b}, [IV]
+	enter_batches .Lcfb_dec_tail
+	enter_kept
 	pipeline8 cfb_dec
 .Lcfb_dec_tail:
 	cbz	NBLK, .Lcfb_dec_done
+.Lcfb_dec_one:
 	ld1	{v17.16b}, [SRC], #16
 	rev32	v0.16b, CHAIN.16b
 	sm4_rounds1 v0
@@ -480,8 +479,8 @@ SYM_FUNC_START(sm4rs_ce_cfb_dec)
 	eor	v0.16b, v0.16b, v17.16b
 	mov	CHAIN.16b, v17.16b
 	st1	{v0.16b}, [DST], #16
-	sub	NBLK, NBLK, #1
-	b	.Lcfb_dec_tail
+	subs	NBLK, NBLK, #1
+	b.ne	.Lcfb_dec_one
 .Lcfb_dec_done:
 	st1	{CHAIN.16b}, [IV]
 	leave_kept
@@ -567,7 +566,6 @@ SYM_FUNC_END(sm4rs_ce_cfb_dec)
 
 SYM_FUNC_START(sm4rs_ce_ctr)
 	cbz	NBLK, .Lctr_ret
-	enter_batches
 	load_round_keys
 	load_perm BSWAP, .Lbswap128
 	ldp	CTR_HI, CTR_LO, [IV]
@@ -576,12 +574,14 @@ SYM_FUNC_START(sm4rs_ce_ctr)
 	mov	x7, #1
 	fmov	d20, xzr
 	mov	v20.d[1], x7			/* v20: {0, 1}, the increment */
+	enter_batches .Lctr_tail
 	pipeline8 ctr
 .Lctr_tail:
 	cbz	NBLK, .Lctr_done
+.Lctr_one:
 	ctr_one_block
-	sub	NBLK, NBLK, #1
-	b	.Lctr_tail
+	subs	NBLK, NBLK, #1
+	b.ne	.Lctr_one
 .Lctr_done:
 	rev	CTR_HI, CTR_HI
 	rev	CTR_LO, CTR_LO
@@ -674,14 +674,14 @@ SYM_FUNC_START(sm4rs_ce_xts)
 	cbz	NBLK, .Lxts_store
 	load_round_keys
 	mov	GF_POLY, #0x87
-	enter_batches				/* x8: and the tweak buffers exist */
-	cbz	x8, .Lxts_tail
+	enter_batches .Lxts_tail		/* x8: and the tweak buffers exist */
 	sub	sp, sp, #256			/* the two tweak buffers of the pipeline */
 	mov	x9, sp
 	add	x10, sp, #128
 	pipeline8 xts
 .Lxts_tail:
 	cbz	NBLK, .Lxts_done
+.Lxts_one:
 	fmov	d16, T_LO
 	mov	v16.d[1], T_HI
 	double_tweak
@@ -692,8 +692,8 @@ SYM_FUNC_START(sm4rs_ce_xts)
 	tbl	v0.16b, {v0.16b}, BSWAP.16b
 	eor	v0.16b, v0.16b, v16.16b
 	st1	{v0.16b}, [DST], #16
-	sub	NBLK, NBLK, #1
-	b	.Lxts_tail
+	subs	NBLK, NBLK, #1
+	b.ne	.Lxts_one
 .Lxts_done:
 	cbz	x8, .Lxts_restore
 	movi	v16.16b, #0			/* wipe the tweak buffers */

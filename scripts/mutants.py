@@ -190,6 +190,12 @@ MUTANTS = [
     # buffers, for the XOR after its rounds: src read once.)
     ("ce-kept-swap", "sm4_ce_core.S", "\tmov\tx12, x13\n\tmov\tx13, x9\n",
      "\tmov\tx12, x13\n", "sm4_ce.modes_vs_oracle"),
+    # (A stream mode's partial last block: CTR advances the counter, CFB keeps its IV.)
+    ("stream-tail-iv", "sm4/modes.rs", "if tail == Tail::AdvanceIv {",
+     "if tail != Tail::AdvanceIv {", "sm4_ce.*"),
+    # (Fewer than 8 blocks, or what a batch leaves, go through the one-block loop.)
+    ("ce-one-block-loop", "sm4_ce_core.S", "b.ne\t.Lcbc_dec_one", "b.ne\t.Lcbc_dec_done",
+     "sm4_ce.modes_vs_oracle"),
     ("ce-hand-over-rev", "sm4_ce_core.S", "ext\tv14.16b, v14.16b, v14.16b, #8",
      "ext\tv14.16b, v14.16b, v14.16b, #0", "sm4_ce.*"),
     ("cfb-iv", "sm4_generic.rs",
