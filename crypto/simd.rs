@@ -26,15 +26,13 @@ pub struct Neon {
 /// A usable `Simd` is the only one, and no NEON section is open in its context but, with
 /// `Held`, the one [`Simd::span`] opened.
 pub struct Simd {
-    crypto_api: bool,
     context: Context,
     _not_send: PhantomData<*mut ()>,
 }
 
-/// What a [`Simd`] knows of its context (`Held`: in a [`Simd::span`] section).
+/// A [`Simd`]'s context (`Held`: in a [`Simd::span`] section).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Context {
-    Unknown,
     Refused,
     Task,
     Softirq,
@@ -48,36 +46,29 @@ impl Simd {
     ///
     /// No NEON section may be open in this context while it lives, nor another `Simd` usable.
     pub unsafe fn new(crypto_api: bool) -> Self {
+        // The context, asked once: it does not change during the callback.
+        // SAFETY: the helper reads per-CPU, context and thread state only.
+        let context = match unsafe { bindings::neon_context(crypto_api) } {
+            0 => Context::Refused,
+            2 => Context::Softirq,
+            _ => Context::Task,
+        };
         // INVARIANT: guaranteed by the caller.
         Self {
-            crypto_api,
-            context: Context::Unknown,
+            context,
             _not_send: PhantomData,
         }
     }
 
     /// Whether [`Simd::neon`] may open a section here, or runs in a [`Simd::span`].
-    pub fn allowed(&mut self) -> bool {
-        self.context() != Context::Refused
-    }
-
-    /// The context, asked once: it does not change during the callback.
-    fn context(&mut self) -> Context {
-        if self.context == Context::Unknown {
-            // SAFETY: the helper reads per-CPU, context and thread state only.
-            self.context = match unsafe { bindings::neon_context(self.crypto_api) } {
-                0 => Context::Refused,
-                2 => Context::Softirq,
-                _ => Context::Task,
-            };
-        }
-        self.context
+    pub fn allowed(&self) -> bool {
+        self.context != Context::Refused
     }
 
     /// Runs `f` in a short NEON section, in which it must not sleep; `None` where NEON is unusable.
     #[inline(always)]
     pub fn neon<R>(&mut self, f: impl FnOnce(&Neon) -> R) -> Option<R> {
-        let context = self.context();
+        let context = self.context;
         if context == Context::Refused {
             return None;
         }
@@ -103,25 +94,23 @@ impl Simd {
     /// ([`SECTION_MAY_SPAN_WALK`]).
     #[inline]
     pub fn span<R>(&mut self, worth: bool, f: impl FnOnce(&mut Simd) -> R) -> R {
-        let context = if SECTION_MAY_SPAN_WALK && worth {
-            self.context()
-        } else {
-            Context::Refused
-        };
-        let open = matches!(context, Context::Task | Context::Softirq);
-        if !open {
-            return f(self);
-        }
+        let context = self.context;
+        let open =
+            SECTION_MAY_SPAN_WALK && worth && matches!(context, Context::Task | Context::Softirq);
         let softirq = context == Context::Softirq;
         let mut st = SectionState::new();
-        // SAFETY: NEON is usable and no section open (checked, type invariant); `st` stays put.
-        unsafe { begin(&mut st, softirq) };
-        // INVARIANT: the section is open until `f` returns.
-        self.context = Context::Held;
-        let r = f(self);
-        self.context = context;
-        // SAFETY: ends the section begun above with `st`, which has not moved.
-        unsafe { end(&mut st, softirq) };
+        if open {
+            // SAFETY: NEON is usable, no section open (checked, invariant); `st` stays put.
+            unsafe { begin(&mut st, softirq) };
+            // INVARIANT: the section is open until `f` returns.
+            self.context = Context::Held;
+        }
+        let r = f(self); // One call, so that `f` is inlined once.
+        if open {
+            self.context = context;
+            // SAFETY: ends the section begun above with `st`, which has not moved.
+            unsafe { end(&mut st, softirq) };
+        }
         r
     }
 }

@@ -254,8 +254,8 @@ MUTANTS = [
     # otherwise; 6.12 has a section per step for all, so these run on 7.3.)
     ("xts-section-per-step", "sm4/modes.rs", "    (request) => {\n        true\n",
      "    (request) => {\n        false\n", "sm4_ce.neon_sections_per_page", "7.3"),
-    ("span-never", "crypto/simd.rs", "let context = if SECTION_MAY_SPAN_WALK && worth {",
-     "let context = if false && worth {", "sm4_ce.neon_sections_per_page", "7.3"),
+    ("span-never", "crypto/simd.rs", "SECTION_MAY_SPAN_WALK && worth && matches!(",
+     "false && worth && matches!(", "sm4_ce.neon_sections_per_page", "7.3"),
     ("aead-section-per-piece", "sm4_ce_gcm_glue.rs",
      "req.assoc_len() + req.text_len() > MAX_STEP);",
      "req.assoc_len() + req.text_len() > usize::MAX);", "sm4_ce_gcm.gcm_sections_per_page",
