@@ -190,6 +190,9 @@ MUTANTS = [
     # buffers, for the XOR after its rounds: src read once.)
     ("ce-kept-swap", "sm4_ce_core.S", "\tmov\tx12, x13\n\tmov\tx13, x9\n",
      "\tmov\tx12, x13\n", "sm4_ce.modes_vs_oracle"),
+    # (XTS requests that end in a partial block take the stealing path.)
+    ("xts-stealing-path", "sm4/modes.rs", "if len % BLOCK_SIZE != 0 {\n            return Self::stealing",
+     "if len % BLOCK_SIZE > BLOCK_SIZE {\n            return Self::stealing", "sm4_ce.*"),
     # (A stream mode's partial last block: CTR advances the counter, CFB keeps its IV.)
     ("stream-tail-iv", "sm4/modes.rs", "if tail == Tail::AdvanceIv {",
      "if tail != Tail::AdvanceIv {", "sm4_ce.*"),

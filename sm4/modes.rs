@@ -497,11 +497,20 @@ impl<B: Backend> Skcipher for Xts<B> {
 /// the walk started, so that a request the walk refuses never reaches the cipher).
 struct XtsState<'a> {
     tweak_key: &'a RoundKeys,
-    tweak: Secret<BLOCK_SIZE>,
+    tweak: &'a mut Iv,
     started: bool,
 }
 
-impl XtsState<'_> {
+impl<'a> XtsState<'a> {
+    /// Not started, with the tweak key `tweak_key` and the tweak's buffer `tweak`.
+    fn new(tweak_key: &'a RoundKeys, tweak: &'a mut Iv) -> Self {
+        Self {
+            tweak_key,
+            tweak,
+            started: false,
+        }
+    }
+
     /// Runs the back end's XTS over `nblocks` blocks of `io`, starting the tweak from the
     /// IV `iv` on the first call (the back end encrypts it in the same call).
     fn xts<B: Backend>(
@@ -518,7 +527,7 @@ impl XtsState<'_> {
             self.started = true;
             Some((self.tweak_key, iv))
         };
-        B::xts(n, rk, io, nblocks, &mut self.tweak, first);
+        B::xts(n, rk, io, nblocks, self.tweak, first);
     }
 
     /// The running tweak, started from the IV `iv` if no block was done yet.
@@ -526,37 +535,44 @@ impl XtsState<'_> {
         if !self.started {
             self.xts::<B>(n, rk, &mut InOut::in_place(&mut []), 0, iv);
         }
-        &mut self.tweak
+        self.tweak
     }
 }
 
 impl<B: Backend> Xts<B> {
     /// XTS (IEEE 1619) with ciphertext stealing for a partial last block. The IV is left as
-    /// it was (as the kernel's xts template does). With stealing, the blocks before the
-    /// last whole one are a part of the request, the last 17 to 31 bytes another, in one
-    /// step ([`stealing_end`]), as upstream's glue does.
+    /// it was (as the kernel's xts template does). Whole blocks are one walk; with stealing
+    /// ([`Self::stealing`]), two.
     #[inline(always)]
     fn crypt(ctx: &XtsCtx, req: &mut Request<'_, Iv>, simd: &mut Simd, enc: bool) -> Result {
-        let rk = if enc { &ctx.data.enc } else { &ctx.data.dec };
         let len = req.len();
         if len < BLOCK_SIZE {
             return Err(EINVAL);
         }
-        let mut st = XtsState {
-            tweak_key: &ctx.tweak.enc,
-            tweak: Secret::zeroed(),
-            started: false,
-        };
-        let xts = |st: &mut XtsState<'_>, walk: Walk<'_, Iv>| {
-            blocks(walk, |n, io, k, iv| st.xts::<B>(n, rk, io, k, iv))
-        };
-        if len % BLOCK_SIZE == 0 {
-            return xts(&mut st, req.walk(simd));
+        if len % BLOCK_SIZE != 0 {
+            return Self::stealing(ctx, req, simd, enc);
         }
+        let rk = if enc { &ctx.data.enc } else { &ctx.data.dec };
+        // The tweak apart from the state, as the back end is given its address.
+        let mut tweak = Secret::<BLOCK_SIZE>::zeroed();
+        let mut st = XtsState::new(&ctx.tweak.enc, &mut tweak);
+        blocks(req.walk(simd), |n, io, k, iv| st.xts::<B>(n, rk, io, k, iv))
+    }
+
+    /// [`Self::crypt`] with stealing: the blocks before the last whole one are a part of the
+    /// request, the last 17 to 31 bytes another, in one step ([`stealing_end`]), as
+    /// upstream's glue does. Out of line, so that its state does not weigh on whole blocks.
+    #[inline(never)]
+    fn stealing(ctx: &XtsCtx, req: &mut Request<'_, Iv>, simd: &mut Simd, enc: bool) -> Result {
+        let (len, rk) = (req.len(), if enc { &ctx.data.enc } else { &ctx.data.dec });
+        let mut tweak = Secret::<BLOCK_SIZE>::zeroed();
+        let mut st = XtsState::new(&ctx.tweak.enc, &mut tweak);
         let tail = stealing_tail(len);
         if len > tail {
             let mut part = req.part(0, len - tail)?;
-            xts(&mut st, part.walk(simd))?;
+            blocks(part.walk(simd), |n, io, k, iv| {
+                st.xts::<B>(n, rk, io, k, iv)
+            })?;
         }
         stealing_end(req, simd, tail, |n, io, iv| {
             let mut buf = Secret::<{ 2 * BLOCK_SIZE }>::zeroed();
