@@ -18,7 +18,7 @@
 use crate::crypto::{
     alg::{Alg, Key},
     c_name,
-    simd::{Neon, Simd},
+    simd::{Neon, Simd, SECTION_MAY_SPAN_WALK},
     skcipher::{InOut, Request, Skcipher, SkcipherKind, Walk, MAX_STEP},
     Secret,
 };
@@ -280,7 +280,8 @@ macro_rules! sm4_single_key {
 
 /// The constants of an skcipher declared by `declare_modes!`, `$walk` its walk size, and
 /// its requests: `Self::crypt`, in one NEON section over a request longer than a step where
-/// the mode's requests take one ([`Simd::span`]).
+/// the mode's requests take one ([`Simd::span`]); the other requests call it apart, so that
+/// their copy is inlined without the spanning section's state.
 macro_rules! sm4_consts {
     ($walk:expr) => {
         const NAME: &'static CStr = Self::NAME;
@@ -297,8 +298,10 @@ macro_rules! sm4_consts {
             req: &mut Request<'_, Self::Iv>,
             simd: &mut Simd,
         ) -> Result {
-            let worth = Self::ONE_SECTION && req.len() > MAX_STEP;
-            simd.span(worth, |simd| Self::crypt(ctx, req, simd, true))
+            if !(Self::ONE_SECTION && SECTION_MAY_SPAN_WALK && req.len() > MAX_STEP) {
+                return Self::crypt(ctx, req, simd, true);
+            }
+            simd.span(true, |simd| Self::crypt(ctx, req, simd, true))
         }
 
         fn decrypt(
@@ -306,8 +309,10 @@ macro_rules! sm4_consts {
             req: &mut Request<'_, Self::Iv>,
             simd: &mut Simd,
         ) -> Result {
-            let worth = Self::ONE_SECTION && req.len() > MAX_STEP;
-            simd.span(worth, |simd| Self::crypt(ctx, req, simd, false))
+            if !(Self::ONE_SECTION && SECTION_MAY_SPAN_WALK && req.len() > MAX_STEP) {
+                return Self::crypt(ctx, req, simd, false);
+            }
+            simd.span(true, |simd| Self::crypt(ctx, req, simd, false))
         }
     };
 }
