@@ -267,8 +267,8 @@ fn crypt(
     );
     simd.span(ad_len + text_len > MAX_STEP, |simd| {
         let mut ad = req.assoc();
-        match ad.whole(AD_WITH_TEXT_MAX) {
-            Some(whole) => ccm.text(req, simd, whole),
+        let first = match ad.whole(AD_WITH_TEXT_MAX) {
+            Some(whole) => whole,
             None => {
                 let mut seen = 0;
                 while let Some(piece) = ad.next() {
@@ -283,9 +283,10 @@ fn crypt(
                     })
                     .ok_or_else(edeadlk)?;
                 }
-                ccm.text(req, simd, Input::EMPTY)
+                Input::EMPTY
             }
-        }
+        };
+        ccm.text(req, simd, first)
     })?;
     req.finish(&ccm.st.tag)
 }

@@ -298,8 +298,8 @@ fn crypt(
     let (ad_len, worth) = (req.assoc_len(), req.assoc_len() + req.text_len() > MAX_STEP);
     simd.span(worth, |simd| {
         let mut ad = req.assoc();
-        match ad.whole(AD_WITH_TEXT_MAX) {
-            Some(whole) => gcm.text(req, simd, whole),
+        let first = match ad.whole(AD_WITH_TEXT_MAX) {
+            Some(whole) => whole,
             None => {
                 let mut seen = 0;
                 while let Some(piece) = ad.next() {
@@ -307,9 +307,10 @@ fn crypt(
                     simd.neon(|neon| gcm.ad(neon, piece, seen == ad_len))
                         .ok_or_else(edeadlk)?;
                 }
-                gcm.text(req, simd, Input::EMPTY)
+                Input::EMPTY
             }
-        }
+        };
+        gcm.text(req, simd, first)
     })?;
     req.finish(&gcm.st.tag)
 }

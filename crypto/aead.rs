@@ -432,6 +432,7 @@ impl ScatterWalk {
     /// # Safety
     ///
     /// `total > 0` bytes must be left in the scatterlist, and no piece mapped.
+    #[inline(always)]
     unsafe fn next(&mut self, total: core::ffi::c_uint) -> (*const u8, core::ffi::c_uint) {
         if !self.started {
             // SAFETY: `sg` is a valid entry (there are bytes left: caller).
