@@ -51,21 +51,18 @@
 
 	/*
 	 * v8-v15 (callee-saved) are used only by the pipeline of batches of 8: their low
-	 * halves are spilled only if there are 8 blocks or more; x8 says whether they were.
-	 * With fewer, on to the mode's one-block loop, \tail.
+	 * halves are spilled only if there are 8 blocks or more, and restored when the
+	 * pipeline is done, before the blocks left go through the mode's one-block loop.
+	 * With fewer than 8 (and more than none), straight to that loop, \one.
 	 */
-	.macro	enter_batches, tail
-	mov	x8, xzr
+	.macro	enter_batches, one
 	cmp	NBLK, #8
-	b.lo	\tail
+	b.lo	\one
 	save_v8_v15
-	mov	x8, #1
 	.endm
 
 	.macro	leave_batches
-	cbz	x8, .Lleave_\@
 	restore_v8_v15
-.Lleave_\@:
 	.endm
 
 
@@ -237,10 +234,10 @@ SYM_FUNC_START(sm4rs_ce_crypt)
 	cbz	NBLK, .Lecb_ret
 	load_round_keys
 	load_perm BSWAP, .Lbswap128
-	enter_batches .Lecb_tail
+	enter_batches .Lecb_one
 	pipeline8 ecb
-.Lecb_tail:
-	cbz	NBLK, .Lecb_done
+	leave_batches
+	cbz	NBLK, .Lecb_ret
 .Lecb_one:
 	ld1	{v0.16b}, [SRC], #16
 	rev32	v0.16b, v0.16b
@@ -249,8 +246,6 @@ SYM_FUNC_START(sm4rs_ce_crypt)
 	st1	{v0.16b}, [DST], #16
 	subs	NBLK, NBLK, #1
 	b.ne	.Lecb_one
-.Lecb_done:
-	leave_batches
 .Lecb_ret:
 	ret
 SYM_FUNC_END(sm4rs_ce_crypt)
@@ -310,7 +305,7 @@ SYM_FUNC_END(sm4rs_ce_cbc_enc)
 	 * The ciphertext of the batches in flight, for the modes that XOR it into the output
 	 * (CBC and CFB decryption): kept on the stack, in two buffers of 128 bytes, x12 the
 	 * batch being loaded, x13 the one being finished, so that src is read once (dst may
-	 * be src, and another thread may write it). With batches only (x8 set).
+	 * be src, and another thread may write it). With batches only, released after them.
 	 */
 	.macro	enter_kept
 	sub	sp, sp, #256
@@ -319,9 +314,7 @@ SYM_FUNC_END(sm4rs_ce_cbc_enc)
 	.endm
 
 	.macro	leave_kept
-	cbz	x8, .Lleave_kept\@
 	add	sp, sp, #256
-.Lleave_kept\@:
 	.endm
 
 	/* The batch loaded is the one to finish: the buffers swap. */
@@ -372,10 +365,11 @@ SYM_FUNC_START(sm4rs_ce_cbc_dec)
 	load_round_keys
 	load_perm BSWAP, .Lbswap128
 	ld1	{CHAIN.16b}, [IV]
-	enter_batches .Lcbc_dec_tail
+	enter_batches .Lcbc_dec_one
 	enter_kept
 	pipeline8 cbc_dec
-.Lcbc_dec_tail:
+	leave_kept
+	leave_batches
 	cbz	NBLK, .Lcbc_dec_done
 .Lcbc_dec_one:
 	ld1	{v17.16b}, [SRC], #16
@@ -389,8 +383,6 @@ SYM_FUNC_START(sm4rs_ce_cbc_dec)
 	b.ne	.Lcbc_dec_one
 .Lcbc_dec_done:
 	st1	{CHAIN.16b}, [IV]
-	leave_kept
-	leave_batches
 .Lcbc_dec_ret:
 	ret
 SYM_FUNC_END(sm4rs_ce_cbc_dec)
@@ -466,10 +458,11 @@ SYM_FUNC_START(sm4rs_ce_cfb_dec)
 	load_round_keys
 	load_perm BSWAP, .Lbswap128
 	ld1	{CHAIN.16b}, [IV]
-	enter_batches .Lcfb_dec_tail
+	enter_batches .Lcfb_dec_one
 	enter_kept
 	pipeline8 cfb_dec
-.Lcfb_dec_tail:
+	leave_kept
+	leave_batches
 	cbz	NBLK, .Lcfb_dec_done
 .Lcfb_dec_one:
 	ld1	{v17.16b}, [SRC], #16
@@ -483,8 +476,6 @@ SYM_FUNC_START(sm4rs_ce_cfb_dec)
 	b.ne	.Lcfb_dec_one
 .Lcfb_dec_done:
 	st1	{CHAIN.16b}, [IV]
-	leave_kept
-	leave_batches
 .Lcfb_dec_ret:
 	ret
 SYM_FUNC_END(sm4rs_ce_cfb_dec)
@@ -571,12 +562,12 @@ SYM_FUNC_START(sm4rs_ce_ctr)
 	ldp	CTR_HI, CTR_LO, [IV]
 	rev	CTR_HI, CTR_HI
 	rev	CTR_LO, CTR_LO
+	enter_batches .Lctr_one
 	mov	x7, #1
 	fmov	d20, xzr
 	mov	v20.d[1], x7			/* v20: {0, 1}, the increment */
-	enter_batches .Lctr_tail
 	pipeline8 ctr
-.Lctr_tail:
+	leave_batches
 	cbz	NBLK, .Lctr_done
 .Lctr_one:
 	ctr_one_block
@@ -586,7 +577,6 @@ SYM_FUNC_START(sm4rs_ce_ctr)
 	rev	CTR_HI, CTR_HI
 	rev	CTR_LO, CTR_LO
 	stp	CTR_HI, CTR_LO, [IV]
-	leave_batches
 .Lctr_ret:
 	ret
 SYM_FUNC_END(sm4rs_ce_ctr)
@@ -674,13 +664,22 @@ SYM_FUNC_START(sm4rs_ce_xts)
 	cbz	NBLK, .Lxts_store
 	load_round_keys
 	mov	GF_POLY, #0x87
-	enter_batches .Lxts_tail		/* x8: and the tweak buffers exist */
+	enter_batches .Lxts_one
 	sub	sp, sp, #256			/* the two tweak buffers of the pipeline */
 	mov	x9, sp
 	add	x10, sp, #128
 	pipeline8 xts
-.Lxts_tail:
-	cbz	NBLK, .Lxts_done
+	movi	v16.16b, #0			/* wipe the tweak buffers */
+	movi	v17.16b, #0
+	movi	v18.16b, #0
+	movi	v19.16b, #0
+	mov	x11, sp
+	.rept	4
+	st1	{v16.16b-v19.16b}, [x11], #64
+	.endr
+	add	sp, sp, #256
+	leave_batches
+	cbz	NBLK, .Lxts_store
 .Lxts_one:
 	fmov	d16, T_LO
 	mov	v16.d[1], T_HI
@@ -694,19 +693,6 @@ SYM_FUNC_START(sm4rs_ce_xts)
 	st1	{v0.16b}, [DST], #16
 	subs	NBLK, NBLK, #1
 	b.ne	.Lxts_one
-.Lxts_done:
-	cbz	x8, .Lxts_restore
-	movi	v16.16b, #0			/* wipe the tweak buffers */
-	movi	v17.16b, #0
-	movi	v18.16b, #0
-	movi	v19.16b, #0
-	mov	x11, sp
-	.rept	4
-	st1	{v16.16b-v19.16b}, [x11], #64
-	.endr
-	add	sp, sp, #256
-.Lxts_restore:
-	leave_batches
 .Lxts_store:
 	stp	T_LO, T_HI, [IV]
 	ret
