@@ -434,10 +434,15 @@ impl<const N: usize, const S: usize> Blocks<N, S> {
         let k = k.min(N.saturating_sub(1)).min(g.len() / BLOCK_SIZE);
         let words = self.words.as_mut_ptr();
         // SAFETY: `k + 1 <= N` words at `words` are ours; `g`'s source is readable for `k`
-        // blocks, and not the stack buffer.
+        // blocks, and not the stack buffer. (One block, a request's usual share, is read
+        // as the IV is, not by a call of `memcpy`.)
         unsafe {
             (*words).write(first);
-            core::ptr::copy_nonoverlapping(g.src(), words.add(1).cast::<u8>(), k * BLOCK_SIZE);
+            if k == 1 {
+                (*words.add(1)).write(load_at(g.src()));
+            } else {
+                core::ptr::copy_nonoverlapping(g.src(), words.add(1).cast::<u8>(), k * BLOCK_SIZE);
+            }
         }
         // INVARIANT: words 0 to `k` were just written; those after are as they were.
         self.used = self.used.max(k + 1);
@@ -472,16 +477,28 @@ fn zero(words: &mut [MaybeUninit<u128>]) {
 /// the address, not on the data.
 #[inline(always)]
 fn load(b: &Iv) -> u128 {
-    let p = b.as_ptr().cast::<u64>();
+    // SAFETY: `b` is 16 readable bytes.
+    unsafe { load_at(b.as_ptr()) }
+}
+
+/// The block at `b`, read as [`load`] reads it.
+///
+/// # Safety
+///
+/// `b` must be readable for 16 bytes.
+#[inline(always)]
+unsafe fn load_at(b: *const u8) -> u128 {
+    let p = b.cast::<u64>();
     if p as usize % core::mem::align_of::<u64>() == 0 {
         // Two loads of a word each: as one load of the block, LLVM would merge this path
         // with the other into the byte loads both can take.
-        // SAFETY: `b` is 16 readable bytes, here aligned for two `u64`s.
+        // SAFETY: 16 readable bytes (caller), here aligned for two `u64`s.
         let w = unsafe { [p.read(), p.add(1).read()] };
         // SAFETY: the same 16 bytes as a `u128`, any bits of which are valid.
         unsafe { core::mem::transmute::<[u64; 2], u128>(w) }
     } else {
-        u128::from_ne_bytes(*b)
+        // SAFETY: 16 readable bytes (caller), read with no alignment asked.
+        u128::from_ne_bytes(unsafe { b.cast::<Iv>().read_unaligned() })
     }
 }
 

@@ -126,8 +126,8 @@ MUTANTS = [
     # each branch's store dropped.)
     ("neon-iv-load-aligned", "sm4_neon_glue.rs", "[p.read(), p.add(1).read()]",
      "[p.add(1).read(), p.read()]", "sm4_neon.modes_vs_oracle"),
-    ("neon-iv-load-unaligned", "sm4_neon_glue.rs", "        u128::from_ne_bytes(*b)\n",
-     "        u128::from_ne_bytes(*b).swap_bytes()\n", "sm4_neon.modes_vs_oracle"),
+    ("neon-iv-load-unaligned", "sm4_neon_glue.rs", "b.cast::<Iv>().read_unaligned() })\n",
+     "b.cast::<Iv>().read_unaligned() }).swap_bytes()\n", "sm4_neon.modes_vs_oracle"),
     ("neon-iv-store-aligned", "sm4_neon_glue.rs", "        unsafe { p.write(w) };",
      "        let _ = w;", "sm4_neon.modes_vs_oracle"),
     ("neon-iv-store-unaligned", "sm4_neon_glue.rs", "        *b = w.to_ne_bytes();",
@@ -135,6 +135,8 @@ MUTANTS = [
     # (CBC and CFB decryption's group: the IV, then the ciphertext copied unzeroed.)
     ("neon-shifted-first", "sm4_neon_glue.rs", "(*words).write(first);",
      "(*words).write(0);", "sm4_neon.modes_vs_oracle"),
+    ("neon-shifted-one", "sm4_neon_glue.rs", "(*words.add(1)).write(load_at(g.src()));",
+     "(*words.add(1)).write(first);", "sm4_neon.modes_vs_oracle"),
     ("neon-shifted-length", "sm4_neon_glue.rs", "words.add(1).cast::<u8>(), k * BLOCK_SIZE)",
      "words.add(1).cast::<u8>(), (k - 1) * BLOCK_SIZE)", "sm4_neon.modes_vs_oracle"),
     # (CTR's counter blocks and XTS's tweaks, written by `Blocks::fill`: its last dropped.)
