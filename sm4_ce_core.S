@@ -10,7 +10,9 @@
  * a reversal of all 16 bytes, one `tbl` with BSWAP128.
  *
  * The parallel paths keep 8 blocks in flight (SM4E has a latency of 4 and issues once per
- * cycle on one pipe, V0 on Neoverse N2) and are software-pipelined: while one batch of 8
+ * cycle on one pipe, V0 on Neoverse N2); 4 to 7 blocks (a short request, or what the
+ * batches leave) go four at once in v0-v3, the rest one at a time. The batches of 8 are
+ * software-pipelined: while one batch of 8
  * runs its rounds in v0-v7, the previous batch (v8-v15, moved there in output byte order
  * by the tbl that reverses it) is finished (XOR, stores) between the fourth and fifth
  * groups of rounds, so that the stores, which
@@ -52,12 +54,15 @@
 	/*
 	 * v8-v15 (callee-saved) are used only by the pipeline of batches of 8: their low
 	 * halves are spilled only if there are 8 blocks or more, and restored when the
-	 * pipeline is done, before the blocks left go through the mode's one-block loop.
-	 * With fewer than 8 (and more than none), straight to that loop, \one.
+	 * pipeline is done, before the blocks left (fewer than 8) go through the mode's four
+	 * blocks, if 4 or more are left, and its one-block loop. With 4 to 7 blocks (and
+	 * more than none), straight to the four, \four; with 1 to 3 to the loop, \one.
 	 */
-	.macro	enter_batches, one
-	cmp	NBLK, #8
+	.macro	enter_batches, four, one
+	cmp	NBLK, #4
 	b.lo	\one
+	cmp	NBLK, #8
+	b.lo	\four
 	save_v8_v15
 	.endm
 
@@ -77,6 +82,50 @@
 	sm4e	\b5\().4s, \k\().4s
 	sm4e	\b6\().4s, \k\().4s
 	sm4e	\b7\().4s, \k\().4s
+	.endm
+
+	/*
+	 * The 32 rounds of four blocks in v0-v3 (after a batch of 8, or in place of one, where
+	 * 4 to 7 blocks are left), interleaved to hide SM4E's latency.
+	 */
+	.macro	sm4_round4, k
+	sm4e	v0.4s, \k\().4s
+	sm4e	v1.4s, \k\().4s
+	sm4e	v2.4s, \k\().4s
+	sm4e	v3.4s, \k\().4s
+	.endm
+
+	.macro	sm4_rounds4
+	sm4_round4 v24
+	sm4_round4 v25
+	sm4_round4 v26
+	sm4_round4 v27
+	sm4_round4 v28
+	sm4_round4 v29
+	sm4_round4 v30
+	sm4_round4 v31
+	.endm
+
+	/* v0-v3 <- the four blocks in v0-v3 after their rounds, in output byte order. */
+	.macro	tbl4
+	tbl	v0.16b, {v0.16b}, BSWAP.16b
+	tbl	v1.16b, {v1.16b}, BSWAP.16b
+	tbl	v2.16b, {v2.16b}, BSWAP.16b
+	tbl	v3.16b, {v3.16b}, BSWAP.16b
+	.endm
+
+	/*
+	 * The blocks left after the batches (fewer than 8, NBLK): none, to \end; with 4 or
+	 * more, four through \m\()_four; then the rest, if any, on to the one-block loop that
+	 * follows, else to \end.
+	 */
+	.macro	after_batches, m, end
+	cbz	NBLK, \end
+	tbz	NBLK, #2, .L\m\()_one
+.L\m\()_four:
+	\m\()_four
+	subs	NBLK, NBLK, #4
+	b.eq	\end
 	.endm
 
 	/* Rounds 0-15 and 16-31 of the batch in v0-v7, interleaved to hide SM4E's latency. */
@@ -230,14 +279,25 @@ SYM_FUNC_END(sm4rs_ce_expand_key)
 	store8_done
 	.endm
 
+	.macro	ecb_four
+	ld1	{v0.16b-v3.16b}, [SRC], #64
+	rev32	v0.16b, v0.16b
+	rev32	v1.16b, v1.16b
+	rev32	v2.16b, v2.16b
+	rev32	v3.16b, v3.16b
+	sm4_rounds4
+	tbl4
+	st1	{v0.16b-v3.16b}, [DST], #64
+	.endm
+
 SYM_FUNC_START(sm4rs_ce_crypt)
 	cbz	NBLK, .Lecb_ret
 	load_round_keys
 	load_perm BSWAP, .Lbswap128
-	enter_batches .Lecb_one
+	enter_batches .Lecb_four, .Lecb_one
 	pipeline8 ecb
 	leave_batches
-	cbz	NBLK, .Lecb_ret
+	after_batches ecb, .Lecb_ret
 .Lecb_one:
 	ld1	{v0.16b}, [SRC], #16
 	rev32	v0.16b, v0.16b
@@ -360,17 +420,34 @@ SYM_FUNC_END(sm4rs_ce_cbc_enc)
 	store8_done
 	.endm
 
+	/* Four blocks, their ciphertext read once, into v4-v7. */
+	.macro	cbc_dec_four
+	ld1	{v4.16b-v7.16b}, [SRC], #64
+	rev32	v0.16b, v4.16b
+	rev32	v1.16b, v5.16b
+	rev32	v2.16b, v6.16b
+	rev32	v3.16b, v7.16b
+	sm4_rounds4
+	tbl4
+	eor	v0.16b, v0.16b, CHAIN.16b
+	eor	v1.16b, v1.16b, v4.16b
+	eor	v2.16b, v2.16b, v5.16b
+	eor	v3.16b, v3.16b, v6.16b
+	mov	CHAIN.16b, v7.16b
+	st1	{v0.16b-v3.16b}, [DST], #64
+	.endm
+
 SYM_FUNC_START(sm4rs_ce_cbc_dec)
 	cbz	NBLK, .Lcbc_dec_ret
 	load_round_keys
 	load_perm BSWAP, .Lbswap128
 	ld1	{CHAIN.16b}, [IV]
-	enter_batches .Lcbc_dec_one
+	enter_batches .Lcbc_dec_four, .Lcbc_dec_one
 	enter_kept
 	pipeline8 cbc_dec
 	leave_kept
 	leave_batches
-	cbz	NBLK, .Lcbc_dec_done
+	after_batches cbc_dec, .Lcbc_dec_done
 .Lcbc_dec_one:
 	ld1	{v17.16b}, [SRC], #16
 	rev32	v0.16b, v17.16b
@@ -453,17 +530,34 @@ SYM_FUNC_END(sm4rs_ce_cfb_enc)
 	store8_done
 	.endm
 
+	/* Four blocks, their ciphertext read once, into v4-v7. */
+	.macro	cfb_dec_four
+	ld1	{v4.16b-v7.16b}, [SRC], #64
+	rev32	v0.16b, CHAIN.16b
+	rev32	v1.16b, v4.16b
+	rev32	v2.16b, v5.16b
+	rev32	v3.16b, v6.16b
+	sm4_rounds4
+	tbl4
+	eor	v0.16b, v0.16b, v4.16b
+	eor	v1.16b, v1.16b, v5.16b
+	eor	v2.16b, v2.16b, v6.16b
+	eor	v3.16b, v3.16b, v7.16b
+	mov	CHAIN.16b, v7.16b
+	st1	{v0.16b-v3.16b}, [DST], #64
+	.endm
+
 SYM_FUNC_START(sm4rs_ce_cfb_dec)
 	cbz	NBLK, .Lcfb_dec_ret
 	load_round_keys
 	load_perm BSWAP, .Lbswap128
 	ld1	{CHAIN.16b}, [IV]
-	enter_batches .Lcfb_dec_one
+	enter_batches .Lcfb_dec_four, .Lcfb_dec_one
 	enter_kept
 	pipeline8 cfb_dec
 	leave_kept
 	leave_batches
-	cbz	NBLK, .Lcfb_dec_done
+	after_batches cfb_dec, .Lcfb_dec_done
 .Lcfb_dec_one:
 	ld1	{v17.16b}, [SRC], #16
 	rev32	v0.16b, CHAIN.16b
@@ -541,13 +635,34 @@ SYM_FUNC_END(sm4rs_ce_cfb_dec)
 	store8_done
 	.endm
 
-	/* One block: dst = src ^ E(counter), counter++ (with carry). */
-	.macro	ctr_one_block
-	fmov	d0, CTR_HI
-	mov	v0.d[1], CTR_LO
-	rev64	v0.4s, v0.4s
+	/* v\b <- the counter in SM4E lane order; counter++ (with carry). */
+	.macro	ctr_next, b
+	fmov	d\b, CTR_HI
+	mov	v\b\().d[1], CTR_LO
+	rev64	v\b\().4s, v\b\().4s
 	adds	CTR_LO, CTR_LO, #1
 	adc	CTR_HI, CTR_HI, xzr
+	.endm
+
+	/* Four blocks: dst = src ^ E(counter), counter++ (with carry), each. */
+	.macro	ctr_four
+	ctr_next 0
+	ctr_next 1
+	ctr_next 2
+	ctr_next 3
+	sm4_rounds4
+	ld1	{v4.16b-v7.16b}, [SRC], #64
+	tbl4
+	eor	v0.16b, v0.16b, v4.16b
+	eor	v1.16b, v1.16b, v5.16b
+	eor	v2.16b, v2.16b, v6.16b
+	eor	v3.16b, v3.16b, v7.16b
+	st1	{v0.16b-v3.16b}, [DST], #64
+	.endm
+
+	/* One block: dst = src ^ E(counter), counter++ (with carry). */
+	.macro	ctr_one_block
+	ctr_next 0
 	sm4_rounds1 v0
 	ld1	{v17.16b}, [SRC], #16
 	tbl	v0.16b, {v0.16b}, BSWAP.16b
@@ -562,13 +677,13 @@ SYM_FUNC_START(sm4rs_ce_ctr)
 	ldp	CTR_HI, CTR_LO, [IV]
 	rev	CTR_HI, CTR_HI
 	rev	CTR_LO, CTR_LO
-	enter_batches .Lctr_one
+	enter_batches .Lctr_four, .Lctr_one
 	mov	x7, #1
 	fmov	d20, xzr
 	mov	v20.d[1], x7			/* v20: {0, 1}, the increment */
 	pipeline8 ctr
 	leave_batches
-	cbz	NBLK, .Lctr_done
+	after_batches ctr, .Lctr_done
 .Lctr_one:
 	ctr_one_block
 	subs	NBLK, NBLK, #1
@@ -631,6 +746,37 @@ SYM_FUNC_END(sm4rs_ce_ctr)
 	rev32_v0_v7
 	.endm
 
+	/* v\t <- the tweak; the tweak doubled. */
+	.macro	xts_next, t
+	fmov	d\t, T_LO
+	mov	v\t\().d[1], T_HI
+	double_tweak
+	.endm
+
+	/* Four blocks, their tweaks in v16-v19. */
+	.macro	xts_four
+	xts_next 16
+	xts_next 17
+	xts_next 18
+	xts_next 19
+	ld1	{v0.16b-v3.16b}, [SRC], #64
+	eor	v0.16b, v0.16b, v16.16b
+	eor	v1.16b, v1.16b, v17.16b
+	eor	v2.16b, v2.16b, v18.16b
+	eor	v3.16b, v3.16b, v19.16b
+	rev32	v0.16b, v0.16b
+	rev32	v1.16b, v1.16b
+	rev32	v2.16b, v2.16b
+	rev32	v3.16b, v3.16b
+	sm4_rounds4
+	tbl4
+	eor	v0.16b, v0.16b, v16.16b
+	eor	v1.16b, v1.16b, v17.16b
+	eor	v2.16b, v2.16b, v18.16b
+	eor	v3.16b, v3.16b, v19.16b
+	st1	{v0.16b-v3.16b}, [DST], #64
+	.endm
+
 	.macro	xts_handed
 	mov	x11, x9				/* swap the tweak buffers */
 	mov	x9, x10
@@ -664,7 +810,7 @@ SYM_FUNC_START(sm4rs_ce_xts)
 	cbz	NBLK, .Lxts_store
 	load_round_keys
 	mov	GF_POLY, #0x87
-	enter_batches .Lxts_one
+	enter_batches .Lxts_four, .Lxts_one
 	sub	sp, sp, #256			/* the two tweak buffers of the pipeline */
 	mov	x9, sp
 	add	x10, sp, #128
@@ -679,11 +825,9 @@ SYM_FUNC_START(sm4rs_ce_xts)
 	.endr
 	add	sp, sp, #256
 	leave_batches
-	cbz	NBLK, .Lxts_store
+	after_batches xts, .Lxts_store
 .Lxts_one:
-	fmov	d16, T_LO
-	mov	v16.d[1], T_HI
-	double_tweak
+	xts_next 16
 	ld1	{v0.16b}, [SRC], #16
 	eor	v0.16b, v0.16b, v16.16b
 	rev32	v0.16b, v0.16b

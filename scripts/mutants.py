@@ -201,6 +201,14 @@ MUTANTS = [
     # (Fewer than 8 blocks, or what a batch leaves, go through the one-block loop.)
     ("ce-one-block-loop", "sm4_ce_core.S", "b.ne\t.Lcbc_dec_one", "b.ne\t.Lcbc_dec_done",
      "sm4_ce.modes_vs_oracle"),
+    # (4 to 7 blocks, a short request's or what the batches leave, go four at once.)
+    ("ce-four-cbc-chain", "sm4_ce_core.S",
+     "eor\tv0.16b, v0.16b, CHAIN.16b\n\teor\tv1.16b, v1.16b, v4.16b",
+     "eor\tv0.16b, v0.16b, v4.16b\n\teor\tv1.16b, v1.16b, v4.16b", "sm4_ce.modes_vs_oracle"),
+    ("ce-four-xts-tweak", "sm4_ce_core.S", "\txts_next 19\n", "\txts_next 18\n",
+     "sm4_ce.modes_vs_oracle"),
+    ("ce-four-ctr-order", "sm4_ce_core.S", "\tctr_next 2\n\tctr_next 3\n",
+     "\tctr_next 3\n\tctr_next 2\n", "sm4_ce.modes_vs_oracle"),
     ("ce-hand-over-rev", "sm4_ce_core.S", "ext\tv14.16b, v14.16b, v14.16b, #8",
      "ext\tv14.16b, v14.16b, v14.16b, #0", "sm4_ce.*"),
     ("cfb-iv", "sm4_generic.rs",
