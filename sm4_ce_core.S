@@ -85,36 +85,6 @@
 	.endm
 
 	/*
-	 * The 32 rounds of four blocks in v0-v3 (after a batch of 8, or in place of one, where
-	 * 4 to 7 blocks are left), interleaved to hide SM4E's latency.
-	 */
-	.macro	sm4_round4, k
-	sm4e	v0.4s, \k\().4s
-	sm4e	v1.4s, \k\().4s
-	sm4e	v2.4s, \k\().4s
-	sm4e	v3.4s, \k\().4s
-	.endm
-
-	.macro	sm4_rounds4
-	sm4_round4 v24
-	sm4_round4 v25
-	sm4_round4 v26
-	sm4_round4 v27
-	sm4_round4 v28
-	sm4_round4 v29
-	sm4_round4 v30
-	sm4_round4 v31
-	.endm
-
-	/* v0-v3 <- the four blocks in v0-v3 after their rounds, in output byte order. */
-	.macro	tbl4
-	tbl	v0.16b, {v0.16b}, BSWAP.16b
-	tbl	v1.16b, {v1.16b}, BSWAP.16b
-	tbl	v2.16b, {v2.16b}, BSWAP.16b
-	tbl	v3.16b, {v3.16b}, BSWAP.16b
-	.endm
-
-	/*
 	 * The blocks left after the batches (fewer than 8, NBLK): none, to \end; with 4 or
 	 * more, four through \m\()_four; then the rest, if any, on to the one-block loop that
 	 * follows, else to \end.

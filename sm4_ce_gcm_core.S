@@ -88,26 +88,6 @@
 
 
 
-	/* Four rounds (round keys \k) of v0-v3. */
-	.macro	sm4_round4, k
-	sm4e	v0.4s, \k\().4s
-	sm4e	v1.4s, \k\().4s
-	sm4e	v2.4s, \k\().4s
-	sm4e	v3.4s, \k\().4s
-	.endm
-
-	/* The 32 rounds of v0-v3, interleaved to hide SM4E's latency. */
-	.macro	sm4_rounds4
-	sm4_round4 v24
-	sm4_round4 v25
-	sm4_round4 v26
-	sm4_round4 v27
-	sm4_round4 v28
-	sm4_round4 v29
-	sm4_round4 v30
-	sm4_round4 v31
-	.endm
-
 	/* \out <- the Karatsuba halves of \ha in lane 0 and of \hb in lane 1. */
 	.macro	karatsuba_key, out, ha, hb
 	ext	T0.16b, \ha\().16b, \ha\().16b, #8
@@ -354,14 +334,6 @@ SYM_FUNC_END(sm4rs_ce_ghash)
 	ghash_reduce
 	sm4_round4 v30
 	sm4_round4 v31
-	.endm
-
-	/* v0-v3 <- the keystream of the next four counter blocks, in output byte order. */
-	.macro	tbl4
-	tbl	v0.16b, {v0.16b}, BSWAP.16b
-	tbl	v1.16b, {v1.16b}, BSWAP.16b
-	tbl	v2.16b, {v2.16b}, BSWAP.16b
-	tbl	v3.16b, {v3.16b}, BSWAP.16b
 	.endm
 
 	.macro	next_ctr4

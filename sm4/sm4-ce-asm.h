@@ -2,7 +2,8 @@
 /*
  * Assembler macros shared by the SM4E cores (sm4_ce_core.S, sm4_ce_gcm_core.S,
  * sm4_ce_ccm_core.S). They name the registers of the file that uses them: RK (the round
- * keys' address), CTRB (a counter block in SM4E lane order) and COUNT (its 32-bit counter).
+ * keys' address), CTRB (a counter block in SM4E lane order), COUNT (its 32-bit counter) and
+ * BSWAP (the tbl index that reverses 16 bytes).
  */
 
 	/* v24-v31 <- rk[0..31]; clobbers RK. */
@@ -21,6 +22,34 @@
 	sm4e	\b\().4s, v29.4s
 	sm4e	\b\().4s, v30.4s
 	sm4e	\b\().4s, v31.4s
+	.endm
+
+	/* Four rounds (round keys \k) of the four blocks in v0-v3. */
+	.macro	sm4_round4, k
+	sm4e	v0.4s, \k\().4s
+	sm4e	v1.4s, \k\().4s
+	sm4e	v2.4s, \k\().4s
+	sm4e	v3.4s, \k\().4s
+	.endm
+
+	/* The 32 rounds of the four blocks in v0-v3, interleaved to hide SM4E's latency. */
+	.macro	sm4_rounds4
+	sm4_round4 v24
+	sm4_round4 v25
+	sm4_round4 v26
+	sm4_round4 v27
+	sm4_round4 v28
+	sm4_round4 v29
+	sm4_round4 v30
+	sm4_round4 v31
+	.endm
+
+	/* v0-v3 <- the four blocks in v0-v3 after their rounds, in output byte order. */
+	.macro	tbl4
+	tbl	v0.16b, {v0.16b}, BSWAP.16b
+	tbl	v1.16b, {v1.16b}, BSWAP.16b
+	tbl	v2.16b, {v2.16b}, BSWAP.16b
+	tbl	v3.16b, {v3.16b}, BSWAP.16b
 	.endm
 
 	/*
