@@ -15,7 +15,9 @@ System.map, the modules' from their symbol tables at the addresses the guest pri
 tcrypt's speed modes call FUNCTION 12 times per request size (4 to warm up, 8 measured), the
 sizes in order (16, 64, 128, 256, 1024, 1420 or 1424, 4096 bytes) and the algorithms in the
 order of tcrypt.c: in mode 218, HIT 3 is ECB of 16 bytes, 15 of 64; the encryptions of
-cts(cbc(sm4)) start at 169, of ctr(sm4) at 253, of xts(sm4) at 337.
+cts(cbc(sm4)) start at 169, of ctr(sm4) at 253, of xts(sm4) at 337. A HIT is UPSTREAM:OURS
+where the sides number a request apart: from CTS's on, upstream's side counts 3 calls more
+(CTR's 16-byte encryption is 258:255). Each side's request is checked by its first word.
 
 Guest instructions, not cycles: a tool to find the glue's overhead, which tcrypt's counts
 (make bench) only give in total.
@@ -150,13 +152,16 @@ def main():
     ap.add_argument("--lane", default="6.12")
     ap.add_argument("mode", type=int)
     ap.add_argument("function")
-    ap.add_argument("hits")
+    ap.add_argument("hits", help="the calls to trace, comma-separated; a call numbered apart "
+                    "on each side (where the sides' earlier requests call the function a "
+                    "different number of times) as UPSTREAM:OURS")
     ap.add_argument("--driver", choices=["ce", "neon"], default="ce")
     ap.add_argument("--pcs", metavar="FILE",
                     help="also write each side's executed instructions, in order, as "
                          "function+offset, to FILE.upstream and FILE.ours")
     a = ap.parse_args()
-    hits = sorted(int(h) for h in a.hits.split(","))
+    pairs = sorted(tuple(int(n) for n in (h.split(":") * 2)[:2]) for h in a.hits.split(","))
+    side_hits = {"upstream": sorted(u for u, _ in pairs), "ours": sorted(o for _, o in pairs)}
     lane = f"{a.lane}-bench"
     subprocess.check_call([f"{REPO}/scripts/kernel.sh", lane], stdout=sys.stderr)
     subprocess.check_call([f"{REPO}/scripts/stage-modules.sh", lane], stdout=sys.stderr)
@@ -229,6 +234,7 @@ def main():
                     with open(console, "rb") as f:
                         return f"SM4RS-TRACE-DONE {side}".encode() in f.read()
 
+                hits = side_hits[side]
                 results[side] = trace(g, table, hits, brk[0], side_done,
                                       a.pcs and open(f"{a.pcs}.{side}", "w"))
                 g.s.sendall(b"$D#44")  # detach: the guest runs on
@@ -239,8 +245,9 @@ def main():
                          f"on the {side} side: no call {missed}")
     if set(results) != {"upstream", "ours"}:
         sys.exit(f"trace-request: the VM ended before both sides were traced ({console})")
-    for hit in hits:
-        (nu, pu, lu), (no, po, lo) = results["upstream"][hit], results["ours"][hit]
+    for hu, ho in pairs:
+        (nu, pu, lu), (no, po, lo) = results["upstream"][hu], results["ours"][ho]
+        hit = hu if hu == ho else f"{hu} (ours {ho})"
         if lu != lo:
             sys.exit(f"trace-request: call {hit} is not the same request on both sides "
                      f"(first words {lu} and {lo})")
