@@ -39,9 +39,10 @@ pub trait Aead: 'static {
     const PRIORITY: i32;
     /// The mode's unit (`chunksize`): a step may end inside one, which the driver leaves.
     const CHUNK_SIZE: u32;
-    /// Smallest key length in bytes.
+    /// Smallest key length in bytes; the adapter refuses others (`EINVAL`): the crypto API
+    /// checks no AEAD's key length.
     const MIN_KEY_SIZE: u32;
-    /// Largest key length in bytes.
+    /// Largest key length in bytes, checked likewise.
     const MAX_KEY_SIZE: u32;
     /// The largest tag, in bytes (the default tag size of a new transform).
     const MAX_AUTH_SIZE: u32;
@@ -51,7 +52,7 @@ pub trait Aead: 'static {
     /// Per-transform state (the expanded keys), created with `Default`, wiped when freed.
     type Context: Default + Send + Sync;
 
-    /// Sets the key (of any length); `simd` is the right to use NEON.
+    /// Sets a key of [`Aead::MIN_KEY_SIZE`] to [`Aead::MAX_KEY_SIZE`] bytes, `simd` to use NEON.
     fn set_key(ctx: &mut Self::Context, key: &Key<'_>, simd: &mut Simd) -> Result;
 
     /// Whether tags of `size` bytes (at most [`Aead::MAX_AUTH_SIZE`]) are allowed.
@@ -101,6 +102,9 @@ impl<T: Aead> Adapter<T> {
         key: *const u8,
         len: c_uint,
     ) -> c_int {
+        if !(T::MIN_KEY_SIZE..=T::MAX_KEY_SIZE).contains(&len) {
+            return EINVAL.to_errno();
+        }
         // SAFETY: the transform is live; `base` is its `crypto_tfm`.
         let base = unsafe { &raw mut (*tfm).base };
         // SAFETY: setkey has exclusive use of the transform, whose context `init` created.
@@ -109,7 +113,7 @@ impl<T: Aead> Adapter<T> {
         let key = Key::new(unsafe { byte_slice(key, len) }, unsafe {
             (*base).crt_flags
         });
-        // SAFETY: no NEON section is open in a crypto API callback; this is the only `Simd`.
+        // SAFETY: a crypto API callback: no section the check misses (`Simd::new`); one `Simd`.
         let mut simd = unsafe { Simd::new(true) };
         match T::set_key(ctx, &key, &mut simd) {
             Ok(()) => 0,
@@ -172,7 +176,7 @@ impl<T: Aead> Adapter<T> {
             decrypt,
             _p: PhantomData,
         };
-        // SAFETY: no section is open in a crypto API callback; this is the only `Simd`.
+        // SAFETY: a crypto API callback: no section the check misses (`Simd::new`); one `Simd`.
         let mut simd = unsafe { Simd::new(false) };
         let done = if ENCRYPT {
             T::encrypt(ctx, &mut r, &mut simd)
@@ -405,7 +409,7 @@ impl AssocBlocks {
 ///
 /// # Invariants
 ///
-/// `len` is the length of the piece mapped at `piece` (0: none); `w` is started if `started`.
+/// `piece` is the piece mapped (null: none), of `len` bytes (maybe 0); `w` is started if `started`.
 struct ScatterWalk {
     w: bindings::scatter_walk,
     sg: *mut bindings::scatterlist,
@@ -467,10 +471,10 @@ impl ScatterWalk {
 
     /// Ends the piece mapped, if any; `more` says whether data is left to walk.
     fn done(&mut self, more: bool) {
-        let n = core::mem::take(&mut self.len);
-        if n == 0 {
+        if self.piece.is_null() {
             return;
         }
+        let n = core::mem::take(&mut self.len);
         #[cfg(sm4rs_scatterwalk_next)]
         let _ = more;
         #[cfg(sm4rs_scatterwalk_next)]
@@ -485,5 +489,7 @@ impl ScatterWalk {
             bindings::scatterwalk_advance(&mut self.w, n);
             bindings::scatterwalk_done(&mut self.w, 0, core::ffi::c_int::from(more));
         };
+        // INVARIANT: nothing mapped.
+        self.piece = core::ptr::null();
     }
 }

@@ -50,8 +50,10 @@ const size_t SM4RS_CONST_PAGE_SIZE = PAGE_SIZE;
  * Kernel-mode NEON sections opened through the Rust abstraction in softirq context on this
  * CPU (0 or 1). The kernel marks a section opened in task context (TIF_KERNEL_FPSTATE), not
  * one opened in a softirq (which can neither be preempted nor migrate), so a second section
- * opened in the same softirq would go unnoticed and save the first one's registers over
- * the interrupted task's saved kernel-mode state.
+ * opened in the same softirq would go unnoticed. Where the interrupted task has a section
+ * of its own, Linux 6.12 saves the first one's registers over that task's kernel-mode
+ * state (7.3 keeps them, in the second section's buffer); where it has none, both kernels
+ * lose them.
  */
 static DEFINE_PER_CPU(unsigned int, sm4rs_softirq_neon);
 
@@ -100,24 +102,6 @@ static inline bool sm4rs_neon_section_open(void)
 static inline void sm4rs_neon_softirq_mark(bool open)
 {
 	__this_cpu_write(sm4rs_softirq_neon, open);
-}
-
-/* memzero_explicit(): zeroes memory in a way the compiler does not elide. */
-static inline void sm4rs_memzero_explicit(void *p, size_t len)
-{
-	memzero_explicit(p, len);
-}
-
-/* cond_resched(): a reschedule point, for callers that allow sleeping. */
-static inline void sm4rs_cond_resched(void)
-{
-	cond_resched();
-}
-
-/* might_sleep(): the debug check of a function that may sleep. */
-static inline void sm4rs_might_sleep(void)
-{
-	might_sleep();
 }
 
 /*

@@ -130,7 +130,7 @@ impl<T: Cipher> Adapter<T> {
         let ctx = unsafe { &mut *ctx::<T::Context>(tfm) };
         // SAFETY: `key` points to `len` readable bytes.
         let key = unsafe { byte_slice(key, len) };
-        // SAFETY: no NEON section is open in a crypto API callback; this is the only `Simd`.
+        // SAFETY: a crypto API callback: no section the check misses (`Simd::new`); one `Simd`.
         let mut simd = unsafe { Simd::new(true) };
         match T::set_key(ctx, key, &mut simd) {
             Ok(()) => 0,
@@ -148,7 +148,7 @@ impl<T: Cipher> Adapter<T> {
     ) {
         // SAFETY: the transform is live and its context initialised; requests only read it.
         let ctx = unsafe { &*ctx::<T::Context>(tfm) };
-        // SAFETY: no NEON section is open in a crypto API callback; this is the only `Simd`.
+        // SAFETY: a crypto API callback: no section the check misses (`Simd::new`); one `Simd`.
         let mut simd = unsafe { Simd::new(true) };
         // INVARIANT: the crypto API passes a readable and a writable block.
         let mut io = BlockIo {

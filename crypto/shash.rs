@@ -147,7 +147,7 @@ impl<T: Shash> Adapter<T> {
         let ctx = unsafe { &mut *ctx::<T::Key>(&raw mut (*tfm).base) };
         // SAFETY: `key` points to `len` readable bytes.
         let bytes = unsafe { byte_slice(key, len) };
-        // SAFETY: no NEON section is open in a crypto API callback; this is the only `Simd`.
+        // SAFETY: a crypto API callback: no section the check misses (`Simd::new`); one `Simd`.
         let mut simd = unsafe { Simd::new(true) };
         match T::set_key(ctx, bytes, &mut simd) {
             Ok(()) => 0,
@@ -182,7 +182,7 @@ impl<T: Shash> Adapter<T> {
         let (key, st) = unsafe { Self::desc(desc) };
         // SAFETY: `data` points to `len` bytes that stay readable during the call.
         let data = unsafe { Input::new(data, len) };
-        // SAFETY: no NEON section is open in a crypto API callback; this is the only `Simd`.
+        // SAFETY: a crypto API callback: no section the check misses (`Simd::new`); one `Simd`.
         let mut cx = (&mut st.state, unsafe { Simd::new(true) });
         let left = st.partial.update(
             &mut cx,
@@ -210,7 +210,7 @@ impl<T: Shash> Adapter<T> {
         let data = unsafe { Input::new(data, len) };
         // SAFETY: `out` is `T::Digest::SIZE` writable bytes; a byte array is aligned anywhere.
         let out = unsafe { &mut *out.cast::<T::Digest>() };
-        // SAFETY: no NEON section is open in a crypto API callback; this is the only `Simd`.
+        // SAFETY: a crypto API callback: no section the check misses (`Simd::new`); one `Simd`.
         let mut cx = (&mut st.state, unsafe { Simd::new(true) });
         st.partial.finup(
             &mut cx,

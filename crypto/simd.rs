@@ -44,7 +44,10 @@ impl Simd {
     ///
     /// # Safety
     ///
-    /// No NEON section may be open in this context while it lives, nor another `Simd` usable.
+    /// While it lives, no other `Simd` may be usable here, nor a section be open that the
+    /// context check misses. The check sees a section of this task (`TIF_KERNEL_FPSTATE`) and
+    /// one of this abstraction in the softirq being served; it does not see one that C code
+    /// opened in a softirq, from inside which no kernel code calls the crypto API.
     pub unsafe fn new(crypto_api: bool) -> Self {
         // The context, asked once: it does not change during the callback.
         // SAFETY: the helper reads per-CPU, context and thread state only.
@@ -53,7 +56,7 @@ impl Simd {
             2 => Context::Softirq,
             _ => Context::Task,
         };
-        // INVARIANT: guaranteed by the caller.
+        // INVARIANT: the check refuses the sections it sees, the caller guarantees the rest.
         Self {
             context,
             _not_send: PhantomData,
@@ -141,11 +144,13 @@ unsafe fn end(st: &mut SectionState, softirq: bool) {
     unsafe { section_end(st) };
 }
 
-/// Whether a NEON section may span a request's work: yes, the kernel keeps it across reschedules.
+/// Whether a NEON section may span a request's work: yes, as the kernel's own arm64 glue does
+/// from Linux 6.19 (`kernel_neon_begin()` takes the caller's state buffer).
 #[cfg(sm4rs_neon_state)]
 pub const SECTION_MAY_SPAN_WALK: bool = true;
 
-/// Whether a NEON section may span a request's work: no, each section ends between steps.
+/// Whether a NEON section may span a request's work: no, each section ends between steps, as
+/// the kernel's own arm64 glue does before Linux 6.19.
 #[cfg(not(sm4rs_neon_state))]
 pub const SECTION_MAY_SPAN_WALK: bool = false;
 

@@ -113,7 +113,7 @@ impl<T: Skcipher> Adapter<T> {
         let key = Key::new(unsafe { byte_slice(key, len) }, unsafe {
             (*base).crt_flags
         });
-        // SAFETY: no NEON section is open in a crypto API callback; this is the only `Simd`.
+        // SAFETY: a crypto API callback: no section the check misses (`Simd::new`); one `Simd`.
         let mut simd = unsafe { Simd::new(true) };
         match T::set_key(ctx, &key, &mut simd) {
             Ok(()) => 0,
@@ -139,7 +139,7 @@ impl<T: Skcipher> Adapter<T> {
             w: &mut w,
             _p: PhantomData,
         };
-        // SAFETY: no section is open in a crypto API callback; this is the only `Simd`.
+        // SAFETY: a crypto API callback: no section the check misses (`Simd::new`); one `Simd`.
         let mut simd = unsafe { Simd::new(false) };
         let done = if ENCRYPT {
             T::encrypt(ctx, &mut r, &mut simd)

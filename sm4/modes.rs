@@ -11,9 +11,9 @@
 //! past the caller's data. Every stack buffer that holds data, keystream or tweaks is a
 //! [`Secret`], wiped when it goes out of scope.
 //!
-//! Where NEON may not be used (`may_use_simd()` false: interrupts disabled, or a C caller
-//! inside its own section), a request fails with `EDEADLK`, as the walk does in hard
-//! interrupt context.
+//! Where the request's [`Simd`] refuses NEON (`may_use_simd()` false: hard interrupt or NMI
+//! context, and on Linux 6.12 interrupts disabled; or inside a section of this task, or of
+//! this abstraction in the softirq being served), a request fails with `EDEADLK`.
 
 use crate::crypto::{
     alg::{Alg, Key},

@@ -895,6 +895,24 @@ fn assoc_not_whole_after_a_piece() -> TestResult {
     Ok(())
 }
 
+/// An AEAD's key of another length than its `MIN_KEY_SIZE` to `MAX_KEY_SIZE` is refused with
+/// `EINVAL` before the driver sees it (the crypto API does not check an AEAD's key length,
+/// and [`AssocPieces`] takes any key).
+fn aead_key_length_checked() -> TestResult {
+    let module = crate::kunit::this_module()?;
+    let reg = check_ok!(aead::Registration::new(
+        module,
+        [aead::alg::<AssocPieces>()]
+    ));
+    let mut tfm = check_ok!(AeadTfm::new(c"sm4rs-assoc-test"));
+    check!(tfm.set_key(&[]).is_ok());
+    check_eq!(tfm.set_key(&[0]), Err(EINVAL));
+    check_eq!(tfm.set_key(&[0; 16]), Err(EINVAL));
+    drop(tfm);
+    drop_tested(reg, 1);
+    Ok(())
+}
+
 /// `AssocBlocks` hands out associated data of 0 to 40 bytes, in three pieces split at every
 /// pair of places, as whole blocks that are, one after the other, the data padded with
 /// zeros to a whole block.
@@ -941,6 +959,7 @@ suite!(
         simd_follows_selftest_switch,
         wipe_zeroes_every_byte,
         assoc_not_whole_after_a_piece,
+        aead_key_length_checked,
         assoc_blocks_pad_pieces
     ]
 );
