@@ -68,6 +68,9 @@ MUTANTS = [
      "                if enc {\n                    io.swap_last_blocks();\n",
      "                if false {\n                    io.swap_last_blocks();\n",
      "sm4_ce.modes_vs_oracle"),
+    # (CTS's partial tail, through its stack buffer: every byte of it written back.)
+    ("cts-tail-length", "sm4/modes.rs", "        io.write(&buf[..BLOCK_SIZE + r]);",
+     "        io.write(&buf[..BLOCK_SIZE + r - 1]);", "sm4_ce.modes_vs_oracle"),
     # (Ciphertext stealing as upstream's glue does it: the blocks before the last two a part
     # of the request, the last two another, walked in one step; the part of a scattered
     # request starts where the kernel's scatterwalk_ffwd() says.)

@@ -438,24 +438,18 @@ impl<B: Backend> Cts<B> {
                 }
                 return;
             }
-            let mut buf = Secret::<{ 2 * BLOCK_SIZE }>::zeroed();
-            io.read(&mut buf[..tail]);
-            Self::tail(n, k, enc, &mut buf, tail - BLOCK_SIZE, iv);
-            io.write(&buf[..tail]);
+            Self::tail(n, k, enc, io, iv);
         })
     }
-    /// The last `16 + r` bytes (r in 1..=16) of a CTS request, in `buf`, after the bulk
-    /// left `iv` as the chaining value. (Not inlined: the partial tail stays out of the
-    /// frame of the common path.)
+
+    /// The last `16 + r` bytes (r in 1..=16) of a CTS request, `io`, through a stack buffer,
+    /// after the bulk left `iv` as the chaining value. (Not inlined: the buffer stays out of
+    /// the frame of the whole blocks' path, so that its section's closure is inlined.)
     #[inline(never)]
-    fn tail(
-        n: &Neon,
-        k: &sm4::Key,
-        enc: bool,
-        buf: &mut [u8; 2 * BLOCK_SIZE],
-        r: usize,
-        iv: &mut Iv,
-    ) {
+    fn tail(n: &Neon, k: &sm4::Key, enc: bool, io: &mut InOut<'_>, iv: &mut Iv) {
+        let mut buf = Secret::<{ 2 * BLOCK_SIZE }>::zeroed();
+        let r = io.len() - BLOCK_SIZE;
+        io.read(&mut buf[..BLOCK_SIZE + r]);
         if enc {
             // X = E(P[n-1] ^ IV), Y = E((P[n] || 0) ^ X); out: Y || X[..r]
             let mut x = Secret::<BLOCK_SIZE>::zeroed();
@@ -482,6 +476,7 @@ impl<B: Backend> Cts<B> {
             *iv = *y;
             buf[..BLOCK_SIZE].copy_from_slice(&x[..]);
         }
+        io.write(&buf[..BLOCK_SIZE + r]);
     }
 }
 
