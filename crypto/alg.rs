@@ -16,7 +16,7 @@ use core::{
 };
 use kernel::{
     alloc::{flags::GFP_KERNEL, KBox},
-    error::{code::EINVAL, to_result, Result},
+    error::{to_result, Result},
     types::Opaque,
     ThisModule,
 };
@@ -364,34 +364,4 @@ impl<'a> Key<'a> {
     pub fn forbids_weak_keys(&self) -> bool {
         self.flags & bindings::CRYPTO_TFM_REQ_FORBID_WEAK_KEYS != 0
     }
-
-    /// The kernel's XTS key check (`xts_verify_key()`).
-    pub fn verify_xts(&self) -> Result {
-        let b = self.bytes;
-        if b.len() % 2 != 0 || (fips_enabled() && !matches!(b.len(), 32 | 64)) {
-            return Err(EINVAL);
-        }
-        let (k1, k2) = b.split_at(b.len() / 2);
-        if fips_enabled() || self.forbids_weak_keys() {
-            // SAFETY: both halves are readable for `k1.len()` bytes.
-            let differ = unsafe {
-                bindings::crypto_memneq(k1.as_ptr().cast(), k2.as_ptr().cast(), k1.len())
-            };
-            if !differ {
-                return Err(EINVAL);
-            }
-        }
-        Ok(())
-    }
-}
-
-#[cfg(CONFIG_CRYPTO_FIPS)]
-fn fips_enabled() -> bool {
-    // SAFETY: `fips_enabled` is set once at boot and only read afterwards.
-    unsafe { bindings::fips_enabled != 0 }
-}
-
-#[cfg(not(CONFIG_CRYPTO_FIPS))]
-fn fips_enabled() -> bool {
-    false
 }

@@ -5,7 +5,6 @@
  * abstraction uses, because the kernel's `bindings` crate has no crypto API.
  */
 #include <linux/crypto.h>
-#include <linux/fips.h>
 #include <linux/scatterlist.h>
 #include <crypto/aead.h>
 #include <crypto/algapi.h>
@@ -14,6 +13,7 @@
 #include <crypto/internal/hash.h>
 #include <crypto/scatterwalk.h>
 #include <crypto/skcipher.h>
+#include <crypto/xts.h>
 #include <crypto/internal/skcipher.h>
 #include <crypto/internal/simd.h>
 #include <crypto/utils.h>

@@ -48,6 +48,8 @@ pub trait Skcipher: 'static {
     const MIN_KEY_SIZE: u32;
     /// Largest key length in bytes.
     const MAX_KEY_SIZE: u32;
+    /// Whether a key is XTS's two keys, which the kernel's `xts_verify_key()` checks first.
+    const XTS_KEY: bool = false;
 
     /// The IV, e.g. `[u8; 16]`, or `[u8; 0]` for modes without one.
     type Iv: Block;
@@ -105,6 +107,13 @@ impl<T: Skcipher> Adapter<T> {
         key: *const u8,
         len: c_uint,
     ) -> c_int {
+        if T::XTS_KEY {
+            // SAFETY: the transform is live, and `len` bytes at `key` readable.
+            let err = unsafe { bindings::xts_verify_key(tfm, key, len) };
+            if err != 0 {
+                return err;
+            }
+        }
         // SAFETY: the transform is live; `base` is its `crypto_tfm`.
         let base = unsafe { &raw mut (*tfm).base };
         // SAFETY: setkey has exclusive use of the transform, whose context `init` created.

@@ -80,6 +80,10 @@ MUTANTS = [
      "sm4_ce.modes_vs_oracle"),
     # (XTS stealing: T*x is the tweak of the last whole block in encryption, of the first in
     # decryption.)
+    # (XTS's key checked by the kernel's xts_verify_key(): equal halves refused where the
+    # user forbids weak keys.)
+    ("xts-key-check", "sm4/modes.rs", "    const XTS_KEY: bool = true;",
+     "    const XTS_KEY: bool = false;", "sm4_ce.bad_inputs"),
     ("xts-tail-tweak-order", "sm4/modes.rs",
      "gf128_mul_x(t, if enc { &mut t2 } else { &mut t1 });",
      "gf128_mul_x(t, if enc { &mut t1 } else { &mut t2 });", "sm4_ce.modes_vs_oracle"),
