@@ -878,39 +878,41 @@ fn simd_follows_selftest_switch() -> TestResult {
     Ok(())
 }
 
-/// [`AssocPieces`] over associated data in two scatterlist entries: the first piece handed
-/// out, the data is no longer whole (`AssocData::whole`), and the rest follows it.
-fn assoc_not_whole_after_a_piece() -> TestResult {
+/// Registers [`AssocPieces`] and runs `f` on a transform of it, then drops both.
+fn with_assoc_pieces(f: impl FnOnce(&mut AeadTfm) -> TestResult) -> TestResult {
     let module = crate::kunit::this_module()?;
     let reg = check_ok!(aead::Registration::new(
         module,
         [aead::alg::<AssocPieces>()]
     ));
     let mut tfm = check_ok!(AeadTfm::new(c"sm4rs-assoc-test"));
-    check!(tfm.set_key(&[]).is_ok());
-    let mut buf = check_ok!(KVec::from_elem(0u8, 48, GFP_KERNEL));
-    check_ok!(tfm.crypt(AeadOp::Encrypt, &mut buf, None, 32, 0, &[], &[16]));
+    let done = f(&mut tfm);
     drop(tfm);
     drop_tested(reg, 1);
-    Ok(())
+    done
+}
+
+/// [`AssocPieces`] over associated data in two scatterlist entries: the first piece handed
+/// out, the data is no longer whole (`AssocData::whole`), and the rest follows it.
+fn assoc_not_whole_after_a_piece() -> TestResult {
+    with_assoc_pieces(|tfm| {
+        check!(tfm.set_key(&[]).is_ok());
+        let mut buf = check_ok!(KVec::from_elem(0u8, 48, GFP_KERNEL));
+        check_ok!(tfm.crypt(AeadOp::Encrypt, &mut buf, None, 32, 0, &[], &[16]));
+        Ok(())
+    })
 }
 
 /// An AEAD's key of another length than its `MIN_KEY_SIZE` to `MAX_KEY_SIZE` is refused with
 /// `EINVAL` before the driver sees it (the crypto API does not check an AEAD's key length,
 /// and [`AssocPieces`] takes any key).
 fn aead_key_length_checked() -> TestResult {
-    let module = crate::kunit::this_module()?;
-    let reg = check_ok!(aead::Registration::new(
-        module,
-        [aead::alg::<AssocPieces>()]
-    ));
-    let mut tfm = check_ok!(AeadTfm::new(c"sm4rs-assoc-test"));
-    check!(tfm.set_key(&[]).is_ok());
-    check_eq!(tfm.set_key(&[0]), Err(EINVAL));
-    check_eq!(tfm.set_key(&[0; 16]), Err(EINVAL));
-    drop(tfm);
-    drop_tested(reg, 1);
-    Ok(())
+    with_assoc_pieces(|tfm| {
+        check!(tfm.set_key(&[]).is_ok());
+        check_eq!(tfm.set_key(&[0]), Err(EINVAL));
+        check_eq!(tfm.set_key(&[0; 16]), Err(EINVAL));
+        Ok(())
+    })
 }
 
 /// `AssocBlocks` hands out associated data of 0 to 40 bytes, in three pieces split at every
