@@ -46,8 +46,8 @@ impl Simd {
     ///
     /// While it lives, no other `Simd` may be usable here, nor a section be open that the
     /// context check misses. The check sees a section of this task (`TIF_KERNEL_FPSTATE`) and
-    /// one of this abstraction in the softirq being served; it does not see one that C code
-    /// opened in a softirq, from inside which no kernel code calls the crypto API.
+    /// one of this abstraction in the softirq being served, not one that C code opened in a
+    /// softirq: the crypto API must not be called from inside that (a C driver would nest).
     pub unsafe fn new(crypto_api: bool) -> Self {
         // The context, asked once: it does not change during the callback.
         // SAFETY: the helper reads per-CPU, context and thread state only.
