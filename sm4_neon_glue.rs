@@ -434,15 +434,10 @@ impl<const N: usize, const S: usize> Blocks<N, S> {
         let k = k.min(N.saturating_sub(1)).min(g.len() / BLOCK_SIZE);
         let words = self.words.as_mut_ptr();
         // SAFETY: `k + 1 <= N` words at `words` are ours; `g`'s source is readable for `k`
-        // blocks, and not the stack buffer. (One block, a request's usual share, is read
-        // as the IV is, not by a call of `memcpy`.)
+        // blocks, and not the stack buffer.
         unsafe {
             (*words).write(first);
-            if k == 1 {
-                (*words.add(1)).write(load_at(g.src()));
-            } else {
-                core::ptr::copy_nonoverlapping(g.src(), words.add(1).cast::<u8>(), k * BLOCK_SIZE);
-            }
+            core::ptr::copy_nonoverlapping(g.src(), words.add(1).cast::<u8>(), k * BLOCK_SIZE);
         }
         // INVARIANT: words 0 to `k` were just written; those after are as they were.
         self.used = self.used.max(k + 1);
@@ -541,20 +536,22 @@ impl<'a> Here<'a> {
 }
 
 /// The operands of a run of the core; `Data` stands for the group's own source, `Stack`
-/// for blocks prepared by the mode (at least as many as the group has).
+/// for blocks prepared by the mode (at least as many as the group has), `Block` for one
+/// block where the mode keeps it (an IV or counter: a run of it is one block long).
 #[derive(Clone, Copy)]
 enum Op<'a> {
     None,
     Data,
     Stack(&'a [u128]),
+    Block(&'a Iv),
 }
 
 /// `g.dst = E(src ^ pre) ^ post` for the first `k` (at most 32) blocks of the group `g`: its
 /// whole batches of 8 in one call of the core, then the rest (1 to 7 blocks) in one call of
 /// the routine for them, all on their memory. `k` is first limited to the blocks that `g`
-/// and every stack operand hold, so the core reads and writes nothing outside them.
-/// (Inlined: each mode's operands are constants, and the limits and pointers of those it
-/// does not use fold away.)
+/// and every operand of the mode's hold (a `Block` one), so the core reads and writes
+/// nothing outside them. (Inlined: each mode's operands are constants, and the limits and
+/// pointers of those it does not use fold away.)
 #[inline(always)]
 fn run(
     here: Here<'_>,
@@ -568,8 +565,10 @@ fn run(
     let (sbox, variant) = (sm4::SBOX.as_ptr(), here.variant);
     let mut k = k.min(GROUP).min(g.len() / BLOCK_SIZE);
     for o in [src, pre, post] {
-        if let Op::Stack(b) = o {
-            k = k.min(b.len());
+        match o {
+            Op::Stack(b) => k = k.min(b.len()),
+            Op::Block(_) => k = k.min(1),
+            Op::None | Op::Data => {}
         }
     }
     let whole = k / BATCH;
@@ -578,12 +577,13 @@ fn run(
         Op::None => core::ptr::null(),
         Op::Data => data,
         Op::Stack(b) => b[i.min(b.len())..].as_ptr().cast(),
+        Op::Block(b) => b[(i * BLOCK_SIZE).min(BLOCK_SIZE)..].as_ptr(),
     };
     if whole > 0 {
         let d = g.src();
         // SAFETY: a NEON section is open (`here`); the group has `whole` batches of 8 at
-        // its source and destination (equal or disjoint), and so do the stack operands (`k`
-        // is limited to their length); `rk` is 32 round keys and the S-box 256 bytes.
+        // its source and destination (equal or disjoint), and so do the mode's operands (`k`
+        // is limited to their blocks); `rk` is 32 round keys and the S-box 256 bytes.
         unsafe {
             variant.crypt(
                 rk.as_ptr(),
@@ -610,7 +610,7 @@ fn run(
         at(post, first, d),
     );
     // SAFETY: as above, with `r` (1 to 7) blocks at the rest's source and destination and
-    // at the stack operands from block `first` on (`first + r = k`, at most their length);
+    // at the mode's operands from block `first` on (`first + r = k`, at most their blocks);
     // `aese` runs only where the CPUs have AES and PMULL (`Here`'s invariant).
     unsafe {
         if r == 1 && variant == Variant::Aese {
@@ -619,6 +619,18 @@ fn run(
             variant.cryptn(rk.as_ptr(), dst, s, r as c_uint, sbox, p, q)
         }
     };
+}
+
+/// If the first `nblocks` blocks of `io` are one block (a short request's usual share),
+/// that block of the source, read as [`load`] reads (before the core may overwrite it in
+/// place).
+#[inline(always)]
+fn one_block(io: &InOut<'_>, nblocks: usize) -> Option<u128> {
+    if nblocks.min(io.len() / BLOCK_SIZE) != 1 {
+        return None;
+    }
+    // SAFETY: `io`'s source has at least one block.
+    Some(unsafe { load_at(io.src()) })
 }
 
 /// Runs `f` on each group of up to 32 blocks of the first `nblocks` blocks of `io` (`f`
@@ -711,6 +723,13 @@ impl Backend for NeonBackend {
 
     fn cbc_dec(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
         let here = Here::new(neon);
+        if let Some(c) = one_block(io, nblocks) {
+            // P = D(C) ^ IV, with the IV read where it is and C, read first (in place it is
+            // overwritten), the next IV: nothing on the stack to fill or wipe.
+            run(here, rk, io, 1, Op::Data, Op::None, Op::Block(iv));
+            store(iv, c);
+            return;
+        }
         // Only the first block is wiped: the IV (ESSIV's is derived from a key); the others
         // are ciphertext.
         by_group::<1>(io, nblocks, |g, k, buf| {
@@ -732,6 +751,12 @@ impl Backend for NeonBackend {
     #[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
     fn cfb_dec(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
         let here = Here::new(neon);
+        if let Some(c) = one_block(io, nblocks) {
+            // P = E(IV) ^ C, as `cbc_dec`'s one block.
+            run(here, rk, io, 1, Op::Block(iv), Op::None, Op::Data);
+            store(iv, c);
+            return;
+        }
         // The IV wiped, as in `cbc_dec`; the rest is ciphertext.
         by_group::<1>(io, nblocks, |g, k, buf| {
             // P[i] = E(C[i-1]) ^ C[i]: the keystream encrypts the IV and the group's
@@ -746,6 +771,13 @@ impl Backend for NeonBackend {
 
     fn ctr(neon: &Neon, rk: &RoundKeys, io: &mut InOut<'_>, nblocks: usize, iv: &mut Iv) {
         let here = Here::new(neon);
+        if one_block(io, nblocks).is_some() {
+            // The keystream E(counter) from the counter where it is, then the counter
+            // advanced there: no copy of it on the stack to wipe.
+            run(here, rk, io, 1, Op::Block(iv), Op::None, Op::Data);
+            store(iv, u128::from_be(load(iv)).wrapping_add(1).to_be());
+            return;
+        }
         // All wiped: a counter block may hold key material (rfc3686's nonce).
         by_group::<{ GROUP + 1 }>(io, nblocks, |g, k, buf| {
             // The 128-bit big-endian counter, with its carry.
@@ -767,9 +799,8 @@ impl Backend for NeonBackend {
         let here = Here::new(neon);
         if let Some((k, iv)) = first {
             // The first tweak, E(IV), by the one-block routine itself (`ecb()` is a call).
-            store(tweak, load(iv));
             let mut block = InOut::in_place(tweak);
-            run(here, k, &mut block, 1, Op::Data, Op::None, Op::None);
+            run(here, k, &mut block, 1, Op::Block(iv), Op::None, Op::None);
         }
         // All wiped: the tweaks are E(IV) under the tweak key, times powers of x.
         by_group::<{ GROUP + 1 }>(io, nblocks, |g, k, buf| {

@@ -142,13 +142,24 @@ MUTANTS = [
     # (CBC and CFB decryption's group: the IV, then the ciphertext copied unzeroed.)
     ("neon-shifted-first", "sm4_neon_glue.rs", "(*words).write(first);",
      "(*words).write(0);", "sm4_neon.modes_vs_oracle"),
-    ("neon-shifted-one", "sm4_neon_glue.rs", "(*words.add(1)).write(load_at(g.src()));",
-     "(*words.add(1)).write(first);", "sm4_neon.modes_vs_oracle"),
     ("neon-shifted-length", "sm4_neon_glue.rs", "words.add(1).cast::<u8>(), k * BLOCK_SIZE)",
      "words.add(1).cast::<u8>(), (k - 1) * BLOCK_SIZE)", "sm4_neon.modes_vs_oracle"),
     # (CTR's counter blocks and XTS's tweaks, written by `Blocks::fill`: its last dropped.)
     ("neon-fill-last", "sm4_neon_glue.rs", "for w in &mut self.words[..k] {",
      "for w in &mut self.words[..k.saturating_sub(1)] {", "sm4_neon.modes_vs_oracle"),
+    # (A request of one block, in CBC, CFB and CTR: the IV or counter read where it is, and
+    # the next one written back.)
+    ("neon-one-block-cbc-iv", "sm4_neon_glue.rs",
+     "run(here, rk, io, 1, Op::Data, Op::None, Op::Block(iv));",
+     "run(here, rk, io, 1, Op::Data, Op::None, Op::None);", "sm4_neon.modes_vs_oracle"),
+    ("neon-one-block-cbc-next-iv", "sm4_neon_glue.rs",
+     "Op::Data, Op::None, Op::Block(iv));\n            store(iv, c);",
+     "Op::Data, Op::None, Op::Block(iv));\n            let _ = c;", "sm4_neon.modes_vs_oracle"),
+    ("neon-one-block-cfb-next-iv", "sm4_neon_glue.rs",
+     "Op::Block(iv), Op::None, Op::Data);\n            store(iv, c);",
+     "Op::Block(iv), Op::None, Op::Data);\n            let _ = c;", "sm4_neon.modes_vs_oracle"),
+    ("neon-one-block-ctr-next", "sm4_neon_glue.rs", "u128::from_be(load(iv)).wrapping_add(1)",
+     "u128::from_be(load(iv)).wrapping_add(2)", "sm4_neon.modes_vs_oracle"),
     # (XTS's first tweak, E(IV) under the tweak key by the one-block routine.)
     ("neon-xts-first-tweak-key", "sm4_neon_glue.rs",
      "run(here, k, &mut block, 1,", "run(here, rk, &mut block, 1,",
