@@ -107,15 +107,8 @@ unsafe extern "C" fn final_by_finup(
     desc: *mut bindings::shash_desc,
     out: *mut u8,
 ) -> core::ffi::c_int {
-    use super::alg::Kind;
-    // SAFETY: the transform is live, and so is its `crypto_alg`, in a registered `shash_alg`.
-    let finup = unsafe {
-        let base = (*(*desc).tfm).base.__crt_alg.cast::<u8>();
-        (*base
-            .sub(super::shash::ShashKind::BASE)
-            .cast::<bindings::shash_alg>())
-        .finup
-    };
+    // SAFETY: the transform is live, and so is its algorithm, a registered `shash_alg`.
+    let finup = unsafe { (*bindings::crypto_shash_alg((*desc).tfm)).finup };
     match finup {
         // SAFETY: the descriptor and `out` as the caller gave them; no data.
         Some(finup) => unsafe { finup(desc, core::ptr::null(), 0, out) },
