@@ -140,8 +140,8 @@
 	 * is the move (a tbl instead of a mov). Three of the eight are rev64 + ext instead:
 	 * on Neoverse V1 a tbl is two uops on V0/V1, where SM4E issues, while rev64 and ext
 	 * go to any of V0-V3; on N2 (two vector pipes) each extra instruction costs a slot.
-	 * The mix keeps both near the SM4E floor (llvm-mca: 8.25 and 8.12 cycles per block
-	 * against 8, where eight tbl gave 8.75 and 8.00).
+	 * The mix keeps both near the SM4E floor, where eight tbl would slow V1 and eight
+	 * rev64 + ext N2 (the models' figures: docs/PERFORMANCE.md, Cycles).
 	 */
 	.macro	hand_over
 	tbl	v8.16b, {v0.16b}, BSWAP.16b
