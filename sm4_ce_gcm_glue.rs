@@ -250,9 +250,9 @@ impl<'a> Gcm<'a> {
         }
     }
 
-    /// The text, a NEON section per step of the kernel's walk, with `ad` (the associated
-    /// data whole, or empty) in the first; the tag in the last (a step of its own if there
-    /// is no text).
+    /// The text, a NEON section per step of the kernel's walk (or `Simd::span`'s one), with
+    /// `ad` (the associated data whole, or empty) in the first; the tag in the last (a step of
+    /// its own if there is no text).
     fn text(
         &mut self,
         req: &mut Request<'_, [u8; IV_SIZE]>,

@@ -6,7 +6,8 @@
 //! [`include/crypto/internal/skcipher.h`](srctree/include/crypto/internal/skcipher.h).
 //!
 //! A driver's `encrypt` and `decrypt` walk the data with the kernel's walk, as C glue does;
-//! [`Walk::next`] ends the previous step (`skcipher_walk_done()`) outside the step's section:
+//! [`Walk::next`] ends the previous step (`skcipher_walk_done()`) outside the step's section
+//! (inside a section that spans the walk, where the kernel allows one: `Simd::span`):
 //!
 //! ```ignore
 //! let mut walk = req.walk(simd);

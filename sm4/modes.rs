@@ -4,12 +4,13 @@
 //!
 //! A back end ([`Backend`]: the Crypto Extensions core, the NEON core) supplies assembly
 //! routines that transform whole blocks inside a NEON section. This file turns them into
-//! skciphers: the walk loop of each mode (the kernel's walk, a NEON section per step), the
-//! partial last block of the stream modes (CFB, CTR), and the ciphertext stealing of CTS
-//! and XTS, whose last two blocks are a walk of their own (a part of the request, as
-//! upstream's glue does) through a 32-byte stack buffer, so that no routine reads or writes
-//! past the caller's data. Every stack buffer that holds data, keystream or tweaks is a
-//! [`Secret`], wiped when it goes out of scope.
+//! skciphers: the walk loop of each mode (the kernel's walk, a NEON section per step or,
+//! where the kernel allows it, one for the request), the partial last block of the stream
+//! modes (CFB, CTR), and the ciphertext stealing of CTS and XTS, whose last two blocks are
+//! a walk of their own (a part of the request, as upstream's glue does) through a 32-byte
+//! stack buffer, so that no routine reads or writes past the caller's data. Every stack
+//! buffer that holds data, keystream or tweaks is a [`Secret`], wiped when it goes out of
+//! scope.
 //!
 //! Where the request's [`Simd`] refuses NEON (`may_use_simd()` false: hard interrupt or NMI
 //! context, and on Linux 6.12 interrupts disabled; or inside a section of this task, or of
