@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """trace-request.py: where one request's instructions go, ours against upstream's C.
 
-    scripts/trace-request.py [--lane 6.12] [--driver ce|neon] [--pcs FILE] MODE FUNCTION HIT[,HIT...]
+    scripts/trace-request.py [--lane 6.12] [--driver ce|neon] [--pcs FILE] [--mca CPUS]
+                             MODE FUNCTION HIT[,HIT...]
 
 Boots the lane's benchmark kernel (make bench builds it) with the scenario tests/vm/trace.sh,
 which loads upstream's C sm4-ce drivers (--driver neon: sm4-neon, on -cpu cortex-a72, where
@@ -20,7 +21,12 @@ where the sides number a request apart: from CTS's on, upstream's side counts 3 
 (CTR's 16-byte encryption is 258:255). Each side's request is checked by its first word.
 
 Guest instructions, not cycles: a tool to find the glue's overhead, which tcrypt's counts
-(make bench) only give in total.
+(make bench) only give in total. --mca CPUS (llvm-mca's names, comma-separated) also gives
+cycles: the instructions each side ran in its modules (glue and core; the kernel's own are
+the same on both sides), in the order they ran, as one pass of llvm-mca on each CPU, branches
+as `nop` (the path is the one taken) and every load an L1 hit; llvm-mca tracks no addresses,
+so each figure is a range: loads independent of all stores, and each load after every
+earlier store.
 """
 import argparse
 import atexit
@@ -32,6 +38,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -93,8 +100,9 @@ class Gdb:
             self.s.settimeout(None)
 
 
-def module_symbols(kodir, sections):
-    """(address, module:function) of the functions of the modules loaded at `sections`."""
+def module_symbols(kodir, sections, where=None):
+    """(address, module:function) of the functions of the modules loaded at `sections`;
+    with `where`, also {address: (.ko, section, offset in it)} of each."""
     out = []
     for mod, secs in sections.items():
         ko = f"{kodir}/{mod.replace('_', '-')}.ko"
@@ -108,13 +116,58 @@ def module_symbols(kodir, sections):
                                capture_output=True, text=True, check=True).stdout.splitlines()
         for f, name in zip(funcs, names):
             out.append((secs[f[3]] + int(f[0], 16), f"{mod}: {name}"))
+            if where is not None:
+                where[secs[f[3]] + int(f[0], 16)] = (ko, f[3], int(f[0], 16))
     return out
 
 
-def trace(g, table, hits, brk, gave_up, pcs=None):
-    """Single-steps the calls `hits` of `brk`: {hit: (count, Counter of functions)}; with
-    `pcs`, writes each instruction there as function+offset. A call that has not come when
-    `gave_up()` says the side's run is over: the number of calls there were, an int."""
+def module_instructions(path, where, cpus):
+    """Cycles per CPU of the module instructions at the addresses `path` (one request's, in
+    order): one pass of llvm-mca over them, branches as `nop`; two figures, loads independent
+    of every store, and every load after every earlier store (a value passed through memory,
+    an IV from one call to the next, is the second's case; llvm-mca models no addresses)."""
+    dis = {}
+    for ko in {w[0] for w in where.values()}:
+        text = subprocess.check_output([f"{LLVM_BIN}/llvm-objdump", "-d", "--no-show-raw-insn",
+                                        "--mattr=+sm4,+aes,+sha2,+sha3,+crypto", ko]).decode()
+        sec = None
+        for line in text.splitlines():
+            m = re.match(r"Disassembly of section (\S+):", line)
+            if m:
+                sec = m[1]
+            m = re.match(r"\s+([0-9a-f]+):\s+(\S.*)", line)
+            if m and sec:
+                dis[(ko, sec, int(m[1], 16))] = re.sub(r"\s*(//|<).*", "", m[2]).strip()
+    starts = sorted(where)
+    lines = []
+    for pc in path:
+        start = starts[bisect.bisect_right(starts, pc) - 1]
+        ko, sec, off = where[start]
+        ins = dis[(ko, sec, off + pc - start)]
+        op = ins.split()[0]
+        lines.append("nop" if op in ("b", "bl", "br", "blr", "ret", "cbz", "cbnz", "tbz", "tbnz")
+                     or op.startswith("b.") else ins)
+    cycles = {}
+    with tempfile.NamedTemporaryFile("w", suffix=".s") as f:
+        f.write(".arch armv8.2-a+crypto+sm4\n" + "\n".join(lines) + "\n")
+        f.flush()
+        for cpu in cpus:
+            cycles[cpu] = []
+            for noalias in ("true", "false"):
+                out = subprocess.run([f"{LLVM_BIN}/llvm-mca", "-mtriple=aarch64",
+                                      f"-mcpu={cpu}", "-mattr=+sm4,+aes", "-iterations=1",
+                                      f"-noalias={noalias}", f.name],
+                                     capture_output=True, text=True, check=True).stdout
+                cycles[cpu].append(int(re.search(r"Total Cycles:\s+(\d+)", out)[1]))
+    return len(lines), cycles
+
+
+def trace(g, table, hits, brk, gave_up, pcs=None, modules=None):
+    """Single-steps the calls `hits` of `brk`: {hit: (count, Counter of functions, first
+    word, addresses)}; with `pcs`, writes each instruction there as function+offset; the
+    addresses are those in `modules` ({function address: ...}), in order. A call that has
+    not come when `gave_up()` says the side's run is over: the number of calls there were,
+    an int."""
     g.cmd(f"Z0,{brk:x},4")
     done, seen = {}, 0
     for hit in hits:
@@ -129,10 +182,12 @@ def trace(g, table, hits, brk, gave_up, pcs=None):
         ret, sp, pc = r[30], r[31], r[32]
         # The request's first word: an skcipher_request's cryptlen, an aead_request's assoclen.
         first = int.from_bytes(bytes.fromhex(g.cmd(f"m{r[0]:x},4")), "little")
-        per, n = collections.Counter(), 0
+        per, n, path = collections.Counter(), 0, []
         while True:
             i = bisect.bisect_right(table, (pc, "\uffff")) - 1
             per[table[i][1] if i >= 0 else hex(pc)] += 1
+            if modules and i >= 0 and table[i][0] in modules:
+                path.append(pc)
             if pcs:
                 pcs.write(f"{hit} {table[i][1]}+0x{pc - table[i][0]:x}\n" if i >= 0
                           else f"{hit} 0x{pc:x}\n")
@@ -142,7 +197,7 @@ def trace(g, table, hits, brk, gave_up, pcs=None):
             pc = r[32]
             if (pc == ret and r[31] == sp) or n > 1_000_000:
                 break
-        done[hit] = (n, per, first)
+        done[hit] = (n, per, first, path)
     g.cmd(f"z0,{brk:x},4")
     return done
 
@@ -159,6 +214,8 @@ def main():
     ap.add_argument("--pcs", metavar="FILE",
                     help="also write each side's executed instructions, in order, as "
                          "function+offset, to FILE.upstream and FILE.ours")
+    ap.add_argument("--mca", metavar="CPUS", help="also model the modules' instructions of "
+                    "each side in one pass of llvm-mca on these CPUs (comma-separated)")
     a = ap.parse_args()
     pairs = sorted(tuple(int(n) for n in (h.split(":") * 2)[:2]) for h in a.hits.split(","))
     side_hits = {"upstream": sorted(u for u, _ in pairs), "ours": sorted(o for _, o in pairs)}
@@ -205,7 +262,7 @@ def main():
         end_vm()
         sys.exit(f"trace-request: {why}")
     sections = collections.defaultdict(lambda: collections.defaultdict(dict))
-    results, pos = {}, 0
+    results, pos, where = {}, 0, {}
     while vm.poll() is None:
         time.sleep(0.2)
         if not os.path.exists(console):
@@ -226,7 +283,8 @@ def main():
             if m:
                 side = m[1]
                 kodir = f"{work}/root/lib/modules/" + ("kernel" if side == "upstream" else "sm4rs")
-                table = sorted(syms + module_symbols(kodir, sections[side]))
+                where[side] = {}
+                table = sorted(syms + module_symbols(kodir, sections[side], where[side]))
                 g = Gdb()
                 g.interrupt()
 
@@ -236,7 +294,8 @@ def main():
 
                 hits = side_hits[side]
                 results[side] = trace(g, table, hits, brk[0], side_done,
-                                      a.pcs and open(f"{a.pcs}.{side}", "w"))
+                                      a.pcs and open(f"{a.pcs}.{side}", "w"),
+                                      a.mca and where[side])
                 g.s.sendall(b"$D#44")  # detach: the guest runs on
                 g.s.close()
                 if isinstance(results[side], int):
@@ -246,7 +305,7 @@ def main():
     if set(results) != {"upstream", "ours"}:
         sys.exit(f"trace-request: the VM ended before both sides were traced ({console})")
     for hu, ho in pairs:
-        (nu, pu, lu), (no, po, lo) = results["upstream"][hu], results["ours"][ho]
+        (nu, pu, lu, xu), (no, po, lo, xo) = results["upstream"][hu], results["ours"][ho]
         hit = hu if hu == ho else f"{hu} (ours {ho})"
         if lu != lo:
             sys.exit(f"trace-request: call {hit} is not the same request on both sides "
@@ -257,6 +316,16 @@ def main():
         print(f"{'upstream':>9} {'ours':>6}  function")
         for f in names:
             print(f"{pu[f] or '':>9} {po[f] or '':>6}  {f[:120]}")
+        if a.mca:
+            cpus = a.mca.split(",")
+            (iu, cu), (io, co) = (module_instructions(x, where[s], cpus)
+                                  for x, s in ((xu, "upstream"), (xo, "ours")))
+            print(f"# the modules' {iu} and {io} instructions in one pass of llvm-mca "
+                  "(branches as nop), cycles with loads independent of stores, and with every "
+                  "load after every earlier store:")
+            print(f"{'upstream':>13} {'ours':>13}  cpu")
+            for cpu in cpus:
+                print(f"{cu[cpu][0]:>6}-{cu[cpu][1]:<6} {co[cpu][0]:>6}-{co[cpu][1]:<6}  {cpu}")
 
 
 LLVM_BIN = sh('echo "$LLVM_BIN"') or "/usr/bin"
