@@ -21,7 +21,7 @@
 //!   the one before).
 //! - The key schedule runs in the core too, the same way. Only where NEON may not be used
 //!   (a `setkey` in a hard interrupt, or with interrupts disabled on 6.12, inside a section,
-//!   or with the self-tests' switch off) does it fall back to `sm4/sm4.rs`, whose one
+//!   or where the self-tests turn SIMD off) does it fall back to `sm4/sm4.rs`, whose one
 //!   256-byte S-box has all its cache lines read before each schedule.
 
 // sm4rs-oot-begin

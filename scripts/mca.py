@@ -82,7 +82,9 @@ def loop(lines, label):
     raise SystemExit(f"no branch back to {label}")
 
 
-def total_cycles(llvm_bin, path, iterations, cpu):
+def total_cycles(llvm_bin, path, iterations, cpu, extra=()):
+    """llvm-mca's total cycles for `iterations` of the file `path` on `cpu` (`extra`: more
+    llvm-mca options)."""
     r = subprocess.run(
         [
             f"{llvm_bin}/llvm-mca",
@@ -90,6 +92,7 @@ def total_cycles(llvm_bin, path, iterations, cpu):
             f"-mcpu={cpu}",
             "-mattr=+sm4,+aes",
             f"-iterations={iterations}",
+            *extra,
             path,
         ],
         capture_output=True,

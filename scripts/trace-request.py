@@ -42,6 +42,8 @@ import tempfile
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+import mca  # noqa: E402  (its llvm-mca run)
 CACHE = os.path.expanduser(os.environ.get("SM4RS_CACHE", "~/.cache/sm4rs"))
 PORT = int(os.environ.get("SM4RS_GDB_PORT", "1234"))
 
@@ -152,13 +154,8 @@ def module_instructions(path, where, cpus):
         f.write(".arch armv8.2-a+crypto+sm4\n" + "\n".join(lines) + "\n")
         f.flush()
         for cpu in cpus:
-            cycles[cpu] = []
-            for noalias in ("true", "false"):
-                out = subprocess.run([f"{LLVM_BIN}/llvm-mca", "-mtriple=aarch64",
-                                      f"-mcpu={cpu}", "-mattr=+sm4,+aes", "-iterations=1",
-                                      f"-noalias={noalias}", f.name],
-                                     capture_output=True, text=True, check=True).stdout
-                cycles[cpu].append(int(re.search(r"Total Cycles:\s+(\d+)", out)[1]))
+            cycles[cpu] = [mca.total_cycles(LLVM_BIN, f.name, 1, cpu, [f"-noalias={noalias}"])
+                           for noalias in ("true", "false")]
     return len(lines), cycles
 
 
