@@ -8,8 +8,8 @@
 
 	/* v24-v31 <- rk[0..31]; clobbers RK. */
 	.macro	load_round_keys
-	ld1	{v24.4s-v27.4s}, [RK], #64
-	ld1	{v28.4s-v31.4s}, [RK]
+	ld1	{v24.4s, v25.4s, v26.4s, v27.4s}, [RK], #64
+	ld1	{v28.4s, v29.4s, v30.4s, v31.4s}, [RK]
 	.endm
 
 	/* The 32 rounds of one block \b, in SM4E lane order. */
