@@ -662,6 +662,69 @@ cfb(sm4) any more; the KUnit suites check it against OpenSSL's vectors and
 against CFB over the C SM4 library."""),
 ]
 
+# The MAINTAINERS entries of the series: title, the part of the tree whose new files they
+# list, and their lists. Each patch that adds files lists them (a new directory whose files
+# one patch adds, as the directory), so that no patch adds a file no entry names.
+MAINTAINED = [
+    ("RUST [CRYPTO]", "rust/",
+     ["L:\tlinux-crypto@vger.kernel.org", "L:\trust-for-linux@vger.kernel.org",
+      "S:\tMaintained"]),
+    ("ARM64 SM4 CRYPTO DRIVERS IN RUST", "arch/arm64/crypto/",
+     ["L:\tlinux-crypto@vger.kernel.org", "L:\tlinux-arm-kernel@lists.infradead.org",
+      "S:\tMaintained"]),
+]
+
+
+def insert_entry(text, title, body):
+    """`text` (MAINTAINERS) with the entry `title` (its lines `body`) where it sorts, between
+    two entries of the same first word."""
+    lines = text.split("\n")
+    heads = [i for i in range(1, len(lines) - 1)
+             if lines[i] and not lines[i - 1] and re.match(r"[A-Z]:\t", lines[i + 1])]
+    word = title.split()[0]
+    for a, b in zip(heads, heads[1:]):
+        if lines[a].split()[0] == word and lines[a] < title < lines[b]:
+            lines[b:b] = [title, *body, ""]
+            return "\n".join(lines)
+    die(f"MAINTAINERS: no place for the entry {title}")
+
+
+def maintainers(series, author):
+    """Adds MAINTAINERS to each patch of `series` that adds files: the entries of MAINTAINED
+    with every file added so far."""
+    seen, added = set(), []
+    for files in series:
+        new = sorted(p for p in files
+                     if p not in seen and not os.path.exists(os.path.join(KSRC, p)))
+        seen |= set(files)
+        added.append(new)
+
+    def pattern(path):
+        parts = path.split("/")
+        for k in range(1, len(parts)):
+            d = "/".join(parts[:k])
+            if not os.path.isdir(os.path.join(KSRC, d)):
+                inside = [i for i, new in enumerate(added) for p in new if p.startswith(d + "/")]
+                return d + "/" if len(set(inside)) == 1 else path
+        return path
+
+    base, listed = krd("MAINTAINERS"), set()
+    for files, new in zip(series, added):
+        if not new:
+            continue
+        unlisted = [p for p in new if not any(p.startswith(u) for _, u, _ in MAINTAINED)]
+        if unlisted:
+            die(f"MAINTAINERS: no entry for {unlisted} (scripts/patches.py MAINTAINED)")
+        listed |= {pattern(p) for p in new}
+        text = base
+        for title, under, fields in MAINTAINED:
+            pats = sorted(p for p in listed if p.startswith(under))
+            if pats:
+                text = insert_entry(text, title, [f"M:\t{author}", *fields]
+                                    + [f"F:\t{p}" for p in pats])
+        files["MAINTAINERS"] = text
+
+
 COVER_SUBJECT = "Rust crypto providers: kernel::crypto, and SM4 for arm64"
 
 
@@ -759,6 +822,7 @@ def main():
             series.append(files)
             for p, t in files.items():
                 CUR[p] = t
+        maintainers(series, author)
         for files in series:
             touched |= set(files)
         for p in sorted(touched):
