@@ -83,7 +83,8 @@ pub(crate) unsafe fn byte_slice<'a>(p: *const u8, len: c_uint) -> &'a [u8] {
 ///
 /// # Invariants
 ///
-/// `ptr` is valid for reads of `len` (a `c_uint`) bytes during `'a`, or NULL if `len` is 0.
+/// `ptr` is valid for reads of `len` (a `c_uint`) bytes during `'a` (any pointer, NULL too,
+/// if `len` is 0).
 #[derive(Clone, Copy)]
 pub struct Input<'a> {
     ptr: *const u8,
@@ -93,6 +94,7 @@ pub struct Input<'a> {
 
 impl<'a> Input<'a> {
     /// No bytes.
+    // INVARIANT: no bytes.
     pub const EMPTY: Input<'static> = Input {
         ptr: core::ptr::null(),
         len: 0,
@@ -170,9 +172,11 @@ impl<'a> Input<'a> {
     }
 }
 
-/// Copies `name` into a NUL-padded C `char` array (e.g. `cra_name`) at compile time.
+/// Copies `name` into a NUL-padded C `char` array (e.g. `cra_name`) at compile time; an
+/// empty name, or one too long for the array, fails the build.
 pub const fn name_array<const N: usize>(name: &CStr) -> [c_char; N] {
     let bytes = name.to_bytes();
+    assert!(!bytes.is_empty(), "an empty name");
     assert!(bytes.len() < N, "name too long for its C array");
     let mut out = [0 as c_char; N];
     let mut i = 0;
@@ -183,7 +187,8 @@ pub const fn name_array<const N: usize>(name: &CStr) -> [c_char; N] {
     out
 }
 
-/// `s`, a name and its NUL (as `concat!(name, "\0")` gives), as a C string; empty if invalid.
+/// `s`, a name and its NUL (as `concat!(name, "\0")` gives), as a C string; empty if invalid
+/// (which [`name_array`] refuses).
 pub const fn c_name(s: &'static str) -> &'static CStr {
     match CStr::from_bytes_with_nul(s.as_bytes()) {
         Ok(name) => name,

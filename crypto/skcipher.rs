@@ -494,6 +494,7 @@ impl<'a> InOut<'a> {
     }
 
     fn reborrow(&mut self) -> InOut<'_> {
+        // INVARIANT: the same bytes, borrowed from `self` for a shorter lifetime.
         InOut {
             _p: PhantomData,
             ..*self
