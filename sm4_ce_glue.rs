@@ -4,7 +4,7 @@
 //!
 //! Registers the `sm4` cipher as `sm4-ce` (priority 300) and the skciphers `ecb(sm4)`,
 //! `cbc(sm4)`, `ctr(sm4)`, `cts(cbc(sm4))`, `xts(sm4)` (and, with `CRYPTO_SM4_RUST_CFB`,
-//! always out of tree, `cfb(sm4)`) as `<mode>-sm4-ce` (priority 400), and the MACs
+//! `cfb(sm4)`) as `<mode>-sm4-ce` (priority 400), and the MACs
 //! `cmac(sm4)`, `xcbc(sm4)` and `cbcmac(sm4)` as `<mac>-sm4-ce` (priority 400). The block
 //! work is done by `sm4_ce_core.S`; the modes are `sm4/modes.rs`, the MACs `sm4/mac.rs`.
 //! Loads only on CPUs with the SM4 instructions.

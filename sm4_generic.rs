@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 
 //! SM4 (GB/T 32907-2016) in Rust: the `sm4` cipher, driver `sm4-generic`, priority 100.
-//! With `CRYPTO_SM4_RUST_CFB` (always out of tree), also `cfb(sm4)` as `cfb-sm4-generic`
-//! (priority 100, below the accelerated drivers): the kernel has no `cfb` template any more,
-//! so without it CFB would vanish whenever the accelerated modules are not loaded.
+//! With `CRYPTO_SM4_RUST_CFB`, also `cfb(sm4)` as `cfb-sm4-generic` (priority 100, below the
+//! accelerated drivers): the kernel has no `cfb` template any more, so without it CFB would
+//! vanish whenever the accelerated modules are not loaded.
 //!
 //! The portable reference implementation: testmgr compares the accelerated SM4 drivers
 //! against it. The algorithm itself is `sm4/sm4.rs`, shared with the host tests; its KUnit
@@ -37,13 +37,15 @@ module! {
     author: "The sm4-rs authors",
     description: "SM4 block cipher (GB/T 32907-2016), generic Rust implementation",
     license: "GPL",
-    alias: [
-        "crypto-sm4",
-        "crypto-sm4-generic",
-        "crypto-cfb(sm4)",
-        "crypto-cfb-sm4-generic"
-    ],
+    alias: ["crypto-sm4", "crypto-sm4-generic"],
 }
+
+// `cfb(sm4)`'s aliases, where it is built.
+#[cfg(CONFIG_CRYPTO_SM4_RUST_CFB)]
+crypto::alg::alias_crypto!(
+    "sm4_generic",
+    &[["cfb(sm4)", "", ""], ["cfb-sm4-generic", "", ""]]
+);
 
 /// The SM4 cipher, one block at a time.
 struct Sm4Generic;

@@ -3,8 +3,8 @@
 //! SM4 (GB/T 32907-2016) with plain NEON, for arm64 CPUs without the SM4 instructions.
 //!
 //! Registers the skciphers `ecb(sm4)`, `cbc(sm4)` and `ctr(sm4)` (and, as the mode layer
-//! gives them for free, `cts(cbc(sm4))` and `xts(sm4)`; with `CRYPTO_SM4_RUST_CFB`, always out
-//! of tree, `cfb(sm4)`) as `<mode>-sm4-neon`, priority 200. The block work is
+//! gives them for free, `cts(cbc(sm4))` and `xts(sm4)`; with `CRYPTO_SM4_RUST_CFB`,
+//! `cfb(sm4)`) as `<mode>-sm4-neon`, priority 200. The block work is
 //! `sm4_neon_core.S`, with the S-box in registers or through AESE, in the variant that suits
 //! the CPU ([`Variant`]; the parameter `impl` forces one), so nothing depends on secret data
 //! for its timing. The modes are `sm4/modes.rs`, shared with the Crypto Extensions driver.
