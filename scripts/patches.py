@@ -279,6 +279,9 @@ def helpers_c(rust_texts):
     for comment, define in percpu:
         body.append(comment + "static " + define.replace("sm4rs_", "rust_crypto_") + "\n")
     for comment, ret, name, rest in funcs:
+        # (The helpers' names in comments too.)
+        comment = re.sub(r"\bsm4rs_(\w+)\(\)",
+                         lambda m: f"rust_helper_{m[1]}()" if m[1] in ours else m[0], comment)
         rest = rest.replace("sm4rs_softirq_neon", "rust_crypto_softirq_neon")
         head = ret + "rust_helper_" + name
         # Parameters continued on further lines aligned with the opening parenthesis.
@@ -595,17 +598,25 @@ as the C glue does:
 	}
 
 Walk::next() ends the step before it with skcipher_walk_done(); the step
-borrows the walk and its NEON section borrows the step, so the walk never
-goes on inside a section. A walk left early is aborted. Request::part()
-makes a part of a request a request of its own (scatterwalk_ffwd()), for
-modes that handle their last blocks apart (ciphertext stealing)."""),
+borrows the walk and its NEON section borrows the step, so the walk goes
+on inside a section only within Simd::span(), which holds one over a
+whole request where the kernel allows it (from Linux 6.19 on). A walk
+left early is aborted. Request::part() makes a part of a request a
+request of its own (scatterwalk_ffwd()), for modes that handle their last
+blocks apart (ciphertext stealing)."""),
     ("rust: crypto: add synchronous hashes",
      """Add shash: synchronous hashes and MACs (struct shash_alg), with a typed
 key and a plain-data request state (the crypto API copies descriptors as
 bytes). A hash takes whole blocks in update() and the last 0 to a block
-of bytes in finup(), as the block-only hash interface of Linux 6.16 hands
-them; on earlier kernels the abstraction keeps the partial block in the
-descriptor (shash_buffer)."""),
+of bytes in finup(), as the block-only hash interface hands them
+(shash_buffer marks the description block-only and splits the data so)."""
+     if CFGS["sm4rs_shash_block_only"] else
+     """Add shash: synchronous hashes and MACs (struct shash_alg), with a typed
+key and a plain-data request state (the crypto API copies descriptors as
+bytes). A hash takes whole blocks in update() and the last 0 to a block
+of bytes in finup(), as Linux 6.16's block-only hash interface hands
+them; on this kernel, which predates it, the abstraction keeps the
+partial block in the descriptor (shash_buffer)."""),
     ("rust: crypto: add AEADs",
      """Add aead: authenticated encryption with associated data (struct
 aead_alg). The driver walks the associated data with the kernel's
@@ -616,12 +627,14 @@ with crypto_memneq() (EBADMSG)."""),
     ("rust: crypto: add read-only string module parameters",
      """Add param: a read-only (0444) string module parameter, as C's
 module_param(name, charp, 0444), for a driver's choice among its
-implementations on kernels whose module! takes no parameters."""),
+implementations: module!'s parameters, where it has them, take integers
+and booleans only."""),
     ("crypto: arm64/sm4 - add SM4 drivers in Rust",
      """Add sm4_generic, sm4-ce and sm4-neon written in Rust, with AArch64
 assembly cores for SM4E/SM4EKEY and for NEON, on kernel::crypto. They are
 built instead of the C drivers when CRYPTO_SM4_RUST is set, under the same
-symbols and module names:
+symbols and, but for sm4-ce-cipher (whose cipher sm4-ce registers), module
+names; sm4-neon adds cts(cbc(sm4)) and xts(sm4) to upstream's modes:
 
   CRYPTO_SM4_GENERIC         sm4_generic: sm4 (sm4-generic, 100)
   CRYPTO_SM4_ARM64_CE        selects CRYPTO_SM4_ARM64_CE_BLK, whose module
@@ -658,8 +671,9 @@ drivers behind CRYPTO_SM4_RUST_CFB (default n), so that the rest of the
 series can be taken without it: cfb-sm4-generic (100, so that cfb(sm4)
 stays available without the accelerated drivers), cfb-sm4-neon (200) and
 cfb-sm4-ce (400, with its own SM4E routines). testmgr has no vectors for
-cfb(sm4) any more; the KUnit suites check it against OpenSSL's vectors and
-against CFB over the C SM4 library."""),
+cfb(sm4) any more; the KUnit suites of the patch before check it, where it
+is built, against OpenSSL's vectors and against CFB over the C SM4
+library."""),
 ]
 
 # The MAINTAINERS entries of the series: title, the part of the tree whose new files they
@@ -766,8 +780,9 @@ Kernel-mode NEON is a right a callback lends (Simd) and a token the
 assembly wrappers take (Neon): safe code cannot run NEON code outside a
 section, open one where kernel_neon_begin() would BUG(), nest one, or run
 skcipher_walk_done() inside one where the kernel forbids it. Sections
-follow each kernel's rule: a step at most on 6.12, one per XTS, GCM and
-CCM request and MAC update from 6.19 on (as the C glue does there).
+follow each kernel's rule: a step at most on 6.12; from 6.19 on, one
+per XTS, GCM and CCM request longer than a page and per MAC update (the
+C glue there takes one per request).
 
 Constant time: sm4-ce, sm4-neon and the AEAD cores have no load or
 branch that depends on the key or the data (checked on the assembly
