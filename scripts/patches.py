@@ -252,14 +252,18 @@ def in_tree(path):
 
 # --- C helpers ------------------------------------------------------------------------------
 def helpers_c(rust_texts):
-    """rust/helpers/crypto.c: the helpers of crypto/bindings_helper.h, as the kernel's
-    rust_helper_* functions, and wrappers of the static inline kernel functions the Rust code
-    calls (the out-of-tree build gets those from bindgen's --wrap-static-fns)."""
+    """rust/helpers/crypto.c: the helpers of crypto/bindings_helper.h that `rust_texts` call,
+    as the kernel's rust_helper_* functions, and wrappers of the static inline kernel
+    functions they call (the out-of-tree build gets those from bindgen's --wrap-static-fns)."""
     h = rd(os.path.join(REPO, "crypto/bindings_helper.h"))
     includes = re.findall(r"^#include <[^>]+>$", h, re.M)
     funcs = re.findall(r"(/\*(?:(?!\*/).)*\*/\n)static inline ([^\n]*?)\bsm4rs_(\w+)(\([^)]*\)\n\{.*?\n\})",
                        h, re.S)
     ours = {name for _, _, name, _ in funcs}
+    called = set()
+    for t in rust_texts:
+        called |= set(re.findall(r"bindings::([a-z]\w*)\s*\(", t))
+    funcs = [f for f in funcs if f[2] in called]
     # Per-CPU state of the helpers (one copy in the kernel, shared by every user).
     percpu = re.findall(r"(/\*(?:(?!\*/).)*\*/\n)static (DEFINE_PER_CPU\([^)]*\);)\n", h, re.S)
     body = [
@@ -293,9 +297,6 @@ def helpers_c(rust_texts):
         body.append(comment + head + params + ")" + tail + "\n")
     existing = "".join(rd(os.path.join(d, f)) for d, _, fs in os.walk(os.path.join(KSRC, "rust/helpers"))
                        for f in fs if f.endswith(".c"))
-    called = set()
-    for t in rust_texts:
-        called |= set(re.findall(r"bindings::([a-z]\w*)\s*\(", t))
     wrappers = []
     for name in sorted(called - ours):
         if f"rust_helper_{name}(" in existing:
@@ -582,7 +583,8 @@ of algorithm needs:
   kernel_neon_begin(). Linux 6.19's kernel_neon_begin() buffer is kept in
   the caller's frame and wiped if the kernel wrote to it.
 
-The C helpers go to rust/helpers/crypto.c, the crypto headers to
+The C helpers go to rust/helpers/crypto.c (each patch adds those its
+code is the first to call), the crypto headers to
 rust/bindings/bindings_helper.h. RUST_CRYPTO_ABSTRACTIONS builds it (arm64
 only for now: the NEON sections are arm64's)."""),
     ("rust: crypto: add symmetric key ciphers and the skcipher walk",
@@ -701,6 +703,21 @@ def insert_entry(text, title, body):
             lines[b:b] = [title, *body, ""]
             return "\n".join(lines)
     die(f"MAINTAINERS: no place for the entry {title}")
+
+
+def helpers_by_use(series):
+    """Gives each patch of `series` the helpers (rust/helpers/crypto.c) its Rust code is the
+    first to call: the file as the Rust files so far need it."""
+    texts, prev = {}, None
+    for files in series:
+        texts.update({p: t for p, t in files.items()
+                      if p.endswith(".rs") and p.startswith(("rust/kernel/crypto", "arch/"))})
+        text, _ = helpers_c(list(texts.values()))
+        if text != prev:
+            files["rust/helpers/crypto.c"] = text
+        elif "rust/helpers/crypto.c" in files:
+            del files["rust/helpers/crypto.c"]
+        prev = text
 
 
 def maintainers(series, author):
@@ -837,6 +854,7 @@ def main():
             series.append(files)
             for p, t in files.items():
                 CUR[p] = t
+        helpers_by_use(series)
         maintainers(series, author)
         for files in series:
             touched |= set(files)
