@@ -798,8 +798,8 @@ assembly wrappers take (Neon): safe code cannot run NEON code outside a
 section, open one where kernel_neon_begin() would BUG(), nest one, or run
 skcipher_walk_done() inside one where the kernel forbids it. Sections
 follow each kernel's rule: a step at most on 6.12; from 6.19 on, one
-per XTS, GCM and CCM request longer than a page and per MAC update (the
-C glue there takes one per request).
+per XTS, GCM and CCM request and MAC update longer than a page (the C
+glue there takes one per request).
 
 Constant time: sm4-ce, sm4-neon and the AEAD cores have no load or
 branch that depends on the key or the data (checked on the assembly
