@@ -306,7 +306,7 @@ def helpers_c(rust_texts):
             wrappers.append(wrapper(name, proto))
     body += wrappers
     text = "\n".join(body)
-    return text.rstrip("\n") + "\n\n#endif /* CONFIG_RUST_CRYPTO_ABSTRACTIONS */\n", ours
+    return text.rstrip("\n") + "\n\n#endif /* CONFIG_RUST_CRYPTO_ABSTRACTIONS */\n"
 
 
 HEADER_DIRS = ["include", "arch/arm64/include"]
@@ -452,10 +452,7 @@ def abstraction_patch(part):
         files[f"rust/kernel/crypto/{n}.rs"] = text
     if part > 0:
         return files
-    rust_all = [to_kernel_crate(rd(os.path.join(REPO, f"crypto/{n}.rs"))) for n in all_mods]
-    rust_all += [rd(os.path.join(REPO, p)) for p in module_sources(True) if p.endswith(".rs")]
-    helpers, _ = helpers_c(rust_all)
-    files["rust/helpers/crypto.c"] = helpers
+    # (rust/helpers/crypto.c: helpers_by_use(), once the series' Rust files are known.)
     hc = krd("rust/helpers/helpers.c")
     incs = re.findall(r'^#include "(\w+)\.c"$', hc, re.M)
     after = max([i for i in incs if i < "crypto"], default=None)
@@ -712,7 +709,7 @@ def helpers_by_use(series):
     for files in series:
         texts.update({p: t for p, t in files.items()
                       if p.endswith(".rs") and p.startswith(("rust/kernel/crypto", "arch/"))})
-        text, _ = helpers_c(list(texts.values()))
+        text = helpers_c(list(texts.values()))
         if text != prev:
             files["rust/helpers/crypto.c"] = text
         elif "rust/helpers/crypto.c" in files:
