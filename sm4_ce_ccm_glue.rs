@@ -30,10 +30,7 @@ use core::ffi::{c_uint, CStr};
 use crypto::{
     aead::{self, Aead, AssocBlocks, Request, MAX_TAG},
     alg::Key,
-    edeadlk, eoverflow,
-    simd::{self, Neon, Simd},
-    skcipher::{InOut, MAX_STEP},
-    Input,
+    edeadlk, eoverflow, InOut, Input, Neon, Simd, MAX_STEP,
 };
 use kernel::{
     error::code::{EINVAL, ENODEV},
@@ -333,7 +330,7 @@ struct Sm4CeCcmModule {
 impl kernel::Module for Sm4CeCcmModule {
     fn init(module: &'static ThisModule) -> Result<Self> {
         // Quietly, like the C driver's module_cpu_feature_match(SM4).
-        if !simd::cpu_has_sm4() {
+        if !crypto::cpu_has_sm4() {
             return Err(ENODEV);
         }
         Ok(Self {

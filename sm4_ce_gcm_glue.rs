@@ -28,10 +28,7 @@ use core::ffi::{c_uint, CStr};
 use crypto::{
     aead::{self, Aead, AssocBlocks, Request, MAX_TAG},
     alg::Key,
-    edeadlk,
-    simd::{self, Neon, Simd},
-    skcipher::{InOut, MAX_STEP},
-    Input, Secret,
+    edeadlk, InOut, Input, Neon, Secret, Simd, MAX_STEP,
 };
 use kernel::{
     error::code::{EINVAL, ENODEV},
@@ -365,7 +362,7 @@ struct Sm4CeGcmModule {
 impl kernel::Module for Sm4CeGcmModule {
     fn init(module: &'static ThisModule) -> Result<Self> {
         // Quietly, like the C driver's module_cpu_feature_match(SM4).
-        if !simd::cpu_has_sm4() || !simd::cpu_has_pmull() {
+        if !crypto::cpu_has_sm4() || !crypto::cpu_has_pmull() {
             return Err(ENODEV);
         }
         Ok(Self {

@@ -35,10 +35,7 @@ mod sm4;
 use core::ffi::{c_uint, CStr};
 use crypto::{
     cipher::{self, BlockIo},
-    shash,
-    simd::{self, Neon, Simd},
-    skcipher::{self, InOut},
-    Input,
+    shash, skcipher, InOut, Input, Neon, Simd,
 };
 use kernel::{
     error::code::{EINVAL, ENODEV},
@@ -280,7 +277,7 @@ impl kernel::Module for Sm4CeModule {
     fn init(module: &'static ThisModule) -> Result<Self> {
         // Quietly, like the C drivers' module_cpu_feature_match(): on CPUs without SM4 every
         // boot tries to load the module for its aliases.
-        if !simd::cpu_has_sm4() {
+        if !crypto::cpu_has_sm4() {
             return Err(ENODEV);
         }
         Ok(Self {

@@ -27,7 +27,7 @@ use core::ffi::CStr;
 use crypto::skcipher;
 use crypto::{
     cipher::{self, BlockIo},
-    simd::Simd,
+    Simd,
 };
 use kernel::{error::code::EINVAL, prelude::*};
 
@@ -87,9 +87,8 @@ mod cfb {
     use super::sm4;
     use crate::crypto::{
         alg::Key,
-        simd::Simd,
         skcipher::{Request, Skcipher},
-        Secret,
+        Secret, Simd,
     };
     use core::ffi::CStr;
     use kernel::{error::code::EINVAL, prelude::*};

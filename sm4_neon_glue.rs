@@ -43,10 +43,7 @@ mod sm4;
 use core::ffi::{c_uint, CStr};
 use core::mem::MaybeUninit;
 use core::sync::atomic::{AtomicU64, Ordering};
-use crypto::{
-    simd::{self, Neon, Simd},
-    skcipher::{self, InOut},
-};
+use crypto::{skcipher, InOut, Neon, Simd};
 use kernel::{
     error::code::{EINVAL, ENODEV},
     prelude::*,
@@ -827,7 +824,7 @@ enum Serial {
 /// Whether the `aese` variant can run: the CPUs have AES and PMULL (`FEAT_PMULL` comes with
 /// `FEAT_AES` on every core known, but is a feature of its own).
 fn aese_usable() -> bool {
-    simd::cpu_has_aes() && simd::cpu_has_pmull()
+    crypto::cpu_has_aes() && crypto::cpu_has_pmull()
 }
 
 /// The first `nblocks` blocks of `io` through a serial routine, a block at a time, with the
@@ -906,7 +903,7 @@ impl kernel::Module for Sm4NeonModule {
         // Every request needs NEON: without FP/ASIMD (`arm64.nofpsimd`) the drivers would
         // only fail, and the kernel's templates over `sm4-generic` must serve instead.
         // Quietly, as the C drivers' `module_cpu_feature_match()`.
-        if !simd::fpsimd_usable() {
+        if !crypto::fpsimd_usable() {
             return Err(ENODEV);
         }
         let forced = forced_variant()?;

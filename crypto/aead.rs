@@ -11,11 +11,8 @@
 //! plaintext to the destination.
 
 use super::{
-    alg::{ctx, exit_tfm, init_tfm, kind, Key},
-    bindings, byte_slice, name_array,
-    simd::Simd,
-    skcipher::{Start, Walk, WalkState},
-    Block, Input,
+    alg::{exit_tfm, init_tfm, kind, Key},
+    bindings, byte_slice, ctx, name_array, Block, Input, Simd, Start, Walk, WalkState,
 };
 use core::{
     ffi::{c_int, c_uint, CStr},

@@ -7,7 +7,7 @@
 //! The crypto API frees a description on its last reference, so a [`Registration`] may be
 //! dropped while in use (Linux 6.12 warns and keeps it; module init waits for its users).
 
-use super::{bindings, wipe_raw};
+use super::{bindings, ctx, wipe_raw};
 use core::{
     ffi::c_int,
     marker::PhantomData,
@@ -303,16 +303,6 @@ impl<K: Kind, const N: usize> Drop for Registration<K, N> {
 unsafe impl<K: Kind, const N: usize> Send for Registration<K, N> {}
 // SAFETY: `&Registration` gives no access to the descriptions.
 unsafe impl<K: Kind, const N: usize> Sync for Registration<K, N> {}
-
-/// The context area of the transform `tfm`, as a `C`.
-///
-/// # Safety
-///
-/// `tfm` must be a live transform whose context area fits a `C`.
-pub(crate) unsafe fn ctx<C>(tfm: *mut bindings::crypto_tfm) -> *mut C {
-    // SAFETY: `tfm` is live (caller); its context follows it.
-    unsafe { (*tfm).__crt_ctx.as_mut_ptr().cast() }
-}
 
 fn tfm_base<K: Kind>(tfm: *mut K::Tfm) -> *mut bindings::crypto_tfm {
     tfm.cast::<u8>().wrapping_add(K::TFM_BASE).cast()

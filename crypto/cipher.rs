@@ -5,10 +5,8 @@
 //! C header: [`include/linux/crypto.h`](srctree/include/linux/crypto.h).
 
 use super::{
-    alg::{ctx, exit_tfm, init_tfm, kind},
-    bindings, byte_slice, name_array,
-    simd::Simd,
-    Block,
+    alg::{exit_tfm, init_tfm, kind},
+    bindings, byte_slice, ctx, name_array, Block, Simd,
 };
 use core::{
     ffi::{c_int, c_uint, CStr},

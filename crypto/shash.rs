@@ -9,11 +9,10 @@
 //! in the `shash_desc`, which the crypto API copies as bytes ([`PlainState`]).
 
 use super::{
-    alg::{ctx, exit_tfm, init_tfm, kind},
-    bindings, byte_slice, name_array,
+    alg::{exit_tfm, init_tfm, kind},
+    bindings, byte_slice, ctx, name_array,
     shash_buffer::Partial,
-    simd::Simd,
-    Block, Input,
+    Block, Input, Simd,
 };
 use core::{
     ffi::{c_int, c_uint, CStr},

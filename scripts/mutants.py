@@ -92,7 +92,7 @@ MUTANTS = [
      "(*s).src = bindings::scatterwalk_ffwd(sg.cast(), src, 0);", "sm4_neon.modes_vs_oracle"),
     # (The bytes a step leaves go back to the kernel's walk: a block mode's request that
     # ends in a partial block then fails, as the C drivers'.)
-    ("walk-leave-ignored", "crypto/skcipher.rs", "                left as c_int\n",
+    ("walk-leave-ignored", "crypto/mod.rs", "                left as core::ffi::c_int\n",
      "                0\n", "sm4_ce.bad_inputs"),
     ("xts-doubling-neon", "sm4_neon_glue.rs", "|t| (t << 1) ^ ((t >> 127) * 0x87)",
      "|t| (t << 1) ^ ((t >> 127) * 0x86)", "sm4_neon.modes_vs_oracle"),
@@ -280,11 +280,11 @@ MUTANTS = [
     ("null-key-slice", "crypto/cipher.rs", "let key = unsafe { byte_slice(key, len) };",
      "let key = unsafe { core::slice::from_raw_parts(key, len as usize) };",
      "sm4_abstraction.null_key_refused"),
-    ("neon-section-unbounded", "crypto/skcipher.rs",
+    ("neon-section-unbounded", "crypto/mod.rs",
      "pub const MAX_STEP: usize = bindings::PAGE_SIZE;",
      "pub const MAX_STEP: usize = usize::MAX;", "sm4_ce_mac.mac_sections_per_page", "6.12"),
     # (16 pages in pieces of a page and a block: 15 sections where there are 16 pages.)
-    ("neon-section-page-and-block", "crypto/skcipher.rs",
+    ("neon-section-page-and-block", "crypto/mod.rs",
      "pub const MAX_STEP: usize = bindings::PAGE_SIZE;",
      "pub const MAX_STEP: usize = bindings::PAGE_SIZE + 16;",
      "sm4_ce_mac.mac_sections_per_page", "6.12"),
@@ -292,7 +292,7 @@ MUTANTS = [
     # otherwise; 6.12 has a section per step for all, so these run on 7.3.)
     ("xts-section-per-step", "sm4/modes.rs", "    (request) => {\n        true\n",
      "    (request) => {\n        false\n", "sm4_ce.neon_sections_per_page", "7.3"),
-    ("span-never", "crypto/simd.rs", "SECTION_MAY_SPAN_WALK && worth && matches!(",
+    ("span-never", "crypto/mod.rs", "SECTION_MAY_SPAN_WALK && worth && matches!(",
      "false && worth && matches!(", "sm4_ce.neon_sections_per_page", "7.3"),
     ("aead-section-per-piece", "sm4_ce_gcm_glue.rs",
      "req.assoc_len() + req.text_len() > MAX_STEP);",

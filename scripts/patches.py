@@ -414,7 +414,7 @@ def kconfig_blocks():
 # kernel::crypto), so that every prefix of the series builds. The first also brings what they
 # all share: crypto/mod.rs, the C helpers, the bindings' headers, RUST_CRYPTO_ABSTRACTIONS.
 ABSTRACTION_PARTS = [
-    ["alg", "cipher", "simd"],
+    ["alg", "cipher"],
     ["skcipher"],
     ["shash", "shash_buffer"],
     ["aead"],
@@ -422,15 +422,25 @@ ABSTRACTION_PARTS = [
 ]
 
 
+# The crate root's last part, and the line of its docs that lists it: the skcipher walk, which
+# comes with the skciphers (and serves the AEADs after them).
+WALK_PART = "// The skcipher walk (`struct skcipher_walk`)"
+WALK_DOC = "//! - the skcipher walk"
+
+
 def crate_mod(present):
     """crypto/mod.rs as rust/kernel/crypto.rs, declaring (and listing in its docs) only the
-    modules of `present`."""
+    modules of `present`, and with the skcipher walk once `skcipher` is."""
     mod = to_kernel_crate(rd(os.path.join(REPO, "crypto/mod.rs")))
     check_lines("crypto/mod.rs", mod, RUST_RULES[:1])
+    if mod.count("\n" + WALK_PART) != 1 or mod.count("\n" + WALK_DOC) != 1:
+        die(f"crypto/mod.rs: not one '{WALK_PART}' and one '{WALK_DOC}' (scripts/patches.py)")
+    if "skcipher" not in present:
+        mod = mod[:mod.index("\n" + WALK_PART)].rstrip("\n") + "\n"
     out = []
     for line in mod.split("\n"):
         m = re.match(r"^pub mod (\w+);$", line) or re.match(r"^//! - \[`(\w+)`\]", line)
-        if m and m.group(1) not in present:
+        if (m and m.group(1) not in present) or (line.startswith(WALK_DOC) and "skcipher" not in present):
             continue
         out.append(line)
     return "\n".join(out)
@@ -571,23 +581,27 @@ of algorithm needs:
   after some registrations waits until nothing holds them.
 - cipher: single-block ciphers (CRYPTO_ALG_TYPE_CIPHER), their C table
   built at compile time from a trait.
-- simd: kernel-mode NEON sections. A callback lends the driver a Simd,
-  the right to open sections in its context; Simd::neon() runs a closure
-  in a section and hands it a Neon token, which every wrapper of NEON
-  assembly takes. A section is refused where may_use_simd() is false or
-  where it would nest (in the task's own section, or in one of ours in the
-  softirq being served), so safe code never reaches the BUG_ON() in
-  kernel_neon_begin(). Linux 6.19's kernel_neon_begin() buffer is kept in
-  the caller's frame and wiped if the kernel wrote to it.
+- the crate root: what every kind uses. Input, the bytes of a request that
+  are only read (not a slice: AF_ALG's user pages may change meanwhile);
+  Secret and wipe(), stores the compiler keeps; and kernel-mode NEON
+  sections. A callback lends the driver a Simd, the right to open sections
+  in its context; Simd::neon() runs a closure in a section and hands it a
+  Neon token, which every wrapper of NEON assembly takes. A section is
+  refused where may_use_simd() is false or where it would nest (in the
+  task's own section, or in one of ours in the softirq being served), so
+  safe code never reaches the BUG_ON() in kernel_neon_begin(). Linux 6.19's
+  kernel_neon_begin() buffer is kept in the caller's frame and wiped if the
+  kernel wrote to it.
 
 The C helpers go to rust/helpers/crypto.c (each patch adds those its
 code is the first to call), the crypto headers to
 rust/bindings/bindings_helper.h. RUST_CRYPTO_ABSTRACTIONS builds it (arm64
 only for now: the NEON sections are arm64's)."""),
     ("rust: crypto: add symmetric key ciphers and the skcipher walk",
-     """Add skcipher: symmetric key ciphers (struct skcipher_alg), and a thin
-wrapper of the kernel's skcipher walk that the driver's own loop drives,
-as the C glue does:
+     """Add skcipher: symmetric key ciphers (struct skcipher_alg); and, to the
+crate root, since the AEADs walk their text with it too, a thin wrapper
+of the kernel's skcipher walk that the driver's own loop drives, as the C
+glue does:
 
 	let mut walk = req.walk(simd);
 	while let Some(mut step) = walk.next()? {	// skcipher_walk_virt(), _done()

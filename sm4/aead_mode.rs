@@ -3,7 +3,7 @@
 //! What the SM4 AEAD drivers share: the key schedule and the step arguments of their cores
 //! (one routine per direction, a call per step of the walk).
 
-use crate::crypto::simd::Simd;
+use crate::crypto::Simd;
 use crate::sm4::{self, RoundKeys, KEY_SIZE};
 use core::ffi::c_uint;
 use kernel::error::{code::EINVAL, Result};

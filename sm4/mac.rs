@@ -12,9 +12,7 @@
 
 use crate::crypto::{
     shash::{PlainState, Shash},
-    simd::{Neon, Simd},
-    skcipher::{InOut, MAX_STEP},
-    wipe, Input, Secret,
+    wipe, InOut, Input, Neon, Secret, Simd, MAX_STEP,
 };
 use crate::modes::{expand, Backend, DriverName};
 use crate::sm4::{self, Block, RoundKeys, BLOCK_SIZE};

@@ -22,7 +22,7 @@ use core::ffi::CStr;
 /// the kernel's templates over the test module's C SM4 (`sm4-oracle`), which the tests
 /// compare the drivers with, and `sections` the NEON sections of a request: `step`, one per
 /// walk step; `request`, one over the whole request where the kernel's rule lets a section
-/// span a walk (`crypto::simd::SECTION_MAY_SPAN_WALK`: 7.3's glue does so for XTS), one
+/// span a walk (`crypto::SECTION_MAY_SPAN_WALK`: 7.3's glue does so for XTS), one
 /// per step elsewhere.
 macro_rules! with_modes {
     ($m:ident) => {

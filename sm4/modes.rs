@@ -19,9 +19,8 @@
 use crate::crypto::{
     alg::{Alg, Key},
     c_name,
-    simd::{Neon, Simd, SECTION_MAY_SPAN_WALK},
-    skcipher::{InOut, Request, Skcipher, SkcipherKind, Walk, MAX_STEP},
-    Secret,
+    skcipher::{Request, Skcipher, SkcipherKind},
+    InOut, Neon, Secret, Simd, Walk, MAX_STEP, SECTION_MAY_SPAN_WALK,
 };
 use crate::sm4::{self, RoundKeys, BLOCK_SIZE};
 use core::{ffi::CStr, marker::PhantomData};

@@ -33,9 +33,8 @@ use crate::crypto::{
     cipher::{self, BlockIo, Cipher},
     edeadlk,
     shash::{self, PlainState, Shash},
-    simd::Simd,
     skcipher::{self, Request, Skcipher},
-    Input,
+    Input, Simd,
 };
 use crate::kunit::{check, check_eq, check_ok, fail, skip_unless, suite, Failure, TestResult};
 use crate::oracle::OracleKey;
@@ -748,7 +747,7 @@ fn nested_sections_refused() -> TestResult {
 
 /// A C driver called from inside a section of this abstraction (by safe code: the test
 /// algorithm's closure) is refused with `EDEADLK` before it runs, in a softirq and in task
-/// context: the test clients ask [`crate::crypto::simd::outside_section`] first, as every
+/// context: the test clients ask [`crate::crypto::outside_section`] first, as every
 /// caller of the crypto API from Rust must. The driver is the fixture `cneon` (a C cipher
 /// whose encryption opens a NEON section without asking, as C drivers do, and sets `v16`),
 /// which the VM scenarios load before this module where the fixtures are built (skipped

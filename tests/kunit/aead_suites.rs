@@ -663,7 +663,7 @@ fn sections_per_page(mode: &Mode) -> TestResult {
         drop(bytes);
         drop(counter);
         check!(r.is_ok());
-        if crate::crypto::simd::SECTION_MAY_SPAN_WALK {
+        if crate::crypto::SECTION_MAY_SPAN_WALK {
             check_eq!(sections, 1);
             continue;
         }

@@ -20,9 +20,8 @@ use crate::bindings;
 use crate::crypto::{
     alg::Key,
     cipher::{self, BlockIo, Cipher},
-    simd::Simd,
     skcipher::{self, Request, Skcipher},
-    Secret,
+    Secret, Simd,
 };
 use core::ffi::CStr;
 use kernel::{error::code::EINVAL, prelude::*};

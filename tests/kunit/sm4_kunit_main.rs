@@ -676,7 +676,7 @@ mod ce_mac {
         let (sections, widest) = (counter.count(), bytes.widest());
         drop(bytes);
         drop(counter);
-        if crate::crypto::simd::SECTION_MAY_SPAN_WALK {
+        if crate::crypto::SECTION_MAY_SPAN_WALK {
             // (One over the update of the whole blocks, one for the last block's.)
             check_eq!(sections, 2);
         } else {

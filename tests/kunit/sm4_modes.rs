@@ -17,7 +17,7 @@
 // in one piece must take at least one NEON section per page.
 
 use crate::bindings;
-use crate::crypto::{c_name, simd::SECTION_MAY_SPAN_WALK};
+use crate::crypto::{c_name, SECTION_MAY_SPAN_WALK};
 use crate::kunit::{
     check, check_eq, check_ok, fail, in_matrix, skip_unless, suite, Failure, TestResult,
 };

@@ -12,7 +12,7 @@
 
 use crate::bindings;
 use crate::crypto::c_str_ptr;
-use crate::crypto::simd::outside_section;
+use crate::crypto::outside_section;
 use core::{
     ffi::{c_uint, CStr},
     mem::size_of,
