@@ -4,7 +4,6 @@
 //!
 //! C headers: [`include/linux/crypto.h`](srctree/include/linux/crypto.h),
 //! [`include/crypto/algapi.h`](srctree/include/crypto/algapi.h),
-//! [`include/crypto/internal/skcipher.h`](srctree/include/crypto/internal/skcipher.h),
 //! [`arch/arm64/include/asm/neon.h`](srctree/arch/arm64/include/asm/neon.h),
 //! [`arch/arm64/include/asm/simd.h`](srctree/arch/arm64/include/asm/simd.h),
 //! [`include/crypto/internal/simd.h`](srctree/include/crypto/internal/simd.h).
@@ -15,9 +14,9 @@
 // sm4rs-oot-end
 //! What every kind of algorithm uses is here:
 //!
-//! - the bytes of a request that are only read: [`Input`];
-//! - kernel-mode NEON sections: [`Simd`], [`Neon`];
-//! - wiping: [`Secret`], [`wipe`];
+//! - the bytes of a request that are only read: [`Input`].
+//! - kernel-mode NEON sections: [`Simd`], [`Neon`].
+//! - wiping: [`Secret`], [`wipe`].
 //! - the skcipher walk, which skciphers and AEADs step through: [`Walk`], [`Step`], [`InOut`].
 //!
 //! Each kind of algorithm has a module of its own:
@@ -289,12 +288,7 @@ pub unsafe fn wipe_raw(ptr: *mut u8, len: usize) {
     wipe(unsafe { core::slice::from_raw_parts_mut(ptr, len) });
 }
 
-// NEON sections.
-//
-// `kernel_neon_begin()` hits `BUG_ON()` where NEON may not be used or inside a section, so
-// a crypto API callback lends its driver a `Simd`, and `Simd::neon` checks the context
-// and runs a closure in a section. The closure gets a `Neon` token, which wrappers of
-// assembly routines take, while the `Simd` stays borrowed, so sections cannot nest.
+// Kernel-mode NEON sections.
 
 /// Proof that a kernel-mode NEON section is open, lent by [`Simd::neon`] to its closure.
 pub struct Neon {
@@ -302,6 +296,11 @@ pub struct Neon {
 }
 
 /// The right to open kernel-mode NEON sections, lent by a crypto API callback to its driver.
+///
+/// `kernel_neon_begin()` hits `BUG_ON()` where NEON may not be used or inside a section, so
+/// no safe code calls it: [`Simd::neon`] checks the context and runs a closure in a section.
+/// The closure gets a [`Neon`] token, which wrappers of assembly routines take, while the
+/// `Simd` stays borrowed, so sections cannot nest.
 ///
 /// # Invariants
 ///
@@ -581,6 +580,7 @@ pub(crate) use module;
 // sm4rs-oot-end
 
 // The skcipher walk (`struct skcipher_walk`), which skciphers and AEADs step through.
+// C header: include/crypto/internal/skcipher.h.
 
 /// The most data a step of the kernel's walks holds (a page): a NEON section's bound but a span's.
 pub const MAX_STEP: usize = bindings::PAGE_SIZE;
@@ -588,7 +588,8 @@ pub const MAX_STEP: usize = bindings::PAGE_SIZE;
 /// The kernel's state of a [`Walk`] (`struct skcipher_walk`), kept by the request it walks.
 pub(crate) type WalkState = core::mem::MaybeUninit<bindings::skcipher_walk>;
 
-/// How a [`Walk`] starts: the kernel's function for the request (only this crate starts one).
+/// How a [`Walk`] starts: the kernel's function for the request (only this crate makes a
+/// `Walk`: `Walk::new` is crate-private).
 #[derive(Clone, Copy)]
 pub enum Start {
     /// `skcipher_walk_virt()` over an skcipher request.
@@ -600,6 +601,19 @@ pub enum Start {
 }
 
 /// The kernel's walk of a request's data (`struct skcipher_walk`), started by [`Walk::next`].
+///
+/// A driver's `encrypt` and `decrypt` walk the data (an skcipher's, or an AEAD's text) in
+/// their own loop, as C glue does; [`Walk::next`] ends the previous step
+/// (`skcipher_walk_done()`) outside the step's section (inside a section that spans the walk,
+/// where the kernel allows one: [`Simd::span`]):
+///
+/// ```ignore
+/// let mut walk = req.walk(simd);
+/// while let Some(mut step) = walk.next()? { // skcipher_walk_virt(), then _done()
+///     step.neon(|neon, io, iv| my_core(neon, io, iv))?;
+///     step.leave(step.len() % BLOCK_SIZE);
+/// }
+/// ```
 ///
 /// # Invariants
 ///
@@ -645,7 +659,7 @@ impl<'s, Iv: Block> Walk<'s, Iv> {
                     Start::AeadDecrypt(r) => bindings::skcipher_walk_aead_decrypt(w, r, false),
                 }
             };
-            check(r)?;
+            walk_result(r)?;
         } else if let Some(left) = self.left.take() {
             // SAFETY: the walk is started (type invariant).
             let nbytes = unsafe { (*w).nbytes } as usize;
@@ -655,7 +669,7 @@ impl<'s, Iv: Block> Walk<'s, Iv> {
                 kernel::error::code::EINVAL.to_errno()
             };
             // SAFETY: the walk is started and its step done with `res`.
-            check(unsafe { bindings::skcipher_walk_done(w, res) })?;
+            walk_result(unsafe { bindings::skcipher_walk_done(w, res) })?;
         }
         // SAFETY: started above or before.
         let w = unsafe { &*w };
@@ -682,8 +696,9 @@ impl<'s, Iv: Block> Walk<'s, Iv> {
     }
 }
 
+/// `kernel::error::to_result()`, inlined into the walk's loop (the kernel's is not `#[inline]`).
 #[inline(always)]
-fn check(r: core::ffi::c_int) -> Result {
+fn walk_result(r: core::ffi::c_int) -> Result {
     (r >= 0).then_some(()).ok_or_else(|| Error::from_errno(r))
 }
 
@@ -764,6 +779,8 @@ impl<Iv: Block> Step<'_, Iv> {
     }
 }
 
+/// The IV at `p` as an `I` (a dangling reference if `I` is zero-sized: NULL `p` is allowed then).
+///
 /// # Safety
 ///
 /// If `I::SIZE > 0`, `p` must be valid for reads and writes of `I::SIZE` bytes, ours for `'a`.

@@ -5,17 +5,9 @@
 //! C headers: [`include/crypto/skcipher.h`](srctree/include/crypto/skcipher.h),
 //! [`include/crypto/internal/skcipher.h`](srctree/include/crypto/internal/skcipher.h).
 //!
-//! A driver's `encrypt` and `decrypt` walk the data with the kernel's walk, as C glue does;
-//! [`Walk::next`] ends the previous step (`skcipher_walk_done()`) outside the step's section
-//! (inside a section that spans the walk, where the kernel allows one: `Simd::span`):
-//!
-//! ```ignore
-//! let mut walk = req.walk(simd);
-//! while let Some(mut step) = walk.next()? { // skcipher_walk_virt(), then _done()
-//!     step.neon(|neon, io, iv| my_core(neon, io, iv))?;
-//!     step.leave(step.len() % BLOCK_SIZE);
-//! }
-//! ```
+//! A driver's `encrypt` and `decrypt` walk the data with the kernel's walk: [`Request::walk`]
+//! gives a [`Walk`] (the crate root's, which AEADs use too), and [`Request::part`] a part of
+//! the request as a request of its own.
 
 use super::{
     alg::{exit_tfm, init_tfm, kind, Key},
