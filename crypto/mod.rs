@@ -155,7 +155,7 @@ impl<'a> Input<'a> {
 
     /// The number of whole blocks of `size` bytes (not zero), as assembly takes it.
     pub fn blocks(&self, size: usize) -> c_uint {
-        (self.len / size.max(1)) as c_uint
+        whole_blocks(self.len, size)
     }
 
     /// The first byte, readable for [`Input::len`] bytes (for assembly routines).
@@ -191,6 +191,13 @@ impl<'a> Input<'a> {
             unsafe { core::ptr::copy_nonoverlapping(self.ptr.add(offset), buf.as_mut_ptr(), n) };
         }
     }
+}
+
+/// The whole blocks of `size` bytes (not zero) in `len` bytes, a `c_uint` as `len` is
+/// (the byte views' invariants).
+#[inline(always)]
+fn whole_blocks(len: usize, size: usize) -> c_uint {
+    (len / size.max(1)) as c_uint
 }
 
 /// Copies `name` into a NUL-padded C `char` array (e.g. `cra_name`) at compile time; an
@@ -838,9 +845,9 @@ impl<'a> InOut<'a> {
         self.len == 0
     }
 
-    /// The number of whole blocks of `size` bytes (not zero).
+    /// The number of whole blocks of `size` bytes (not zero), as assembly takes it.
     pub fn blocks(&self, size: usize) -> c_uint {
-        (self.len / size.max(1)) as c_uint
+        whole_blocks(self.len, size)
     }
 
     /// The source, readable for [`InOut::len`] bytes (for assembly routines).
